@@ -1,0 +1,1 @@
+"""Rule-based players, one module per game, each exposing ``HeuristicAgent``."""

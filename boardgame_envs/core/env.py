@@ -1,0 +1,212 @@
+"""TurnBasedEnv: the one PettingZoo AEC environment class, shared by every game.
+
+It binds a game's :class:`~boardgame_envs.core.rules.Rules` to PettingZoo's AEC API:
+
+==================  ===================================================================
+Agents              ``player_0 … player_{n-1}`` (seat i is ``player_i``)
+Action space        ``Discrete(rules.action_size)``, the same for every player count
+Observation space   ``Dict(observation=Box(float32, rules.observation_shape),
+                    action_mask=Box(int8, (rules.action_size,)))``
+Observation         encoded from ``state.view(seat)`` only, from that seat's point of view;
+                    the mask is all zeros for an agent that is not to decide
+Rewards             ``"outcome"`` (default): 0 until the end, then per player
+                    (players it beat - players that beat it) / (n - 1).
+                    ``"score"``: outcome plus, at every step, the change of
+                    ``scale * sign * (own score - mean of the others' scores)``
+                    (``rules.score_reward_scale``; sign -1 where low scores win)
+Truncation          after ``max_steps`` decisions (default: the game's proven bound, which
+                    legal play never reaches)
+==================  ===================================================================
+
+``auto_resolve=True`` applies decisions with a single legal action inside ``step`` so that
+agents only see real choices. The raw env raises ``IllegalActionError`` on an illegal
+action and changes nothing; :func:`wrap` adds PettingZoo's usual wrappers (illegal action
+ends the game with -1 for the offender, bounds check, call-order enforcement).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from boardgame_envs.core.rules import InvalidConfigError, Rules, State
+
+REWARD_MODES = ("outcome", "score")
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class TurnBasedEnv(AECEnv):
+    """A PettingZoo AEC env for any game that implements the rules contract."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "turn_based_v0",
+                "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rules: Rules,
+        num_players: int = 2,
+        render_mode: str | None = None,
+        reward: str = "outcome",
+        auto_resolve: bool = False,
+        max_steps: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.rules = rules
+        self.num_players = rules.check_num_players(num_players)
+        self.options = options
+        self.config = rules.make_config(options)  # fails early on a bad option
+        self.metadata = {
+            "render_modes": list(getattr(rules, "render_modes", ("ansi", "human"))),
+            "name": f"{rules.name}_v{rules.version}",
+            "is_parallelizable": False,
+        }
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidConfigError(
+                f"render_mode={render_mode!r} is not allowed; allowed: "
+                f"{', '.join(self.metadata['render_modes'])} or None"
+            )
+        if reward not in REWARD_MODES:
+            raise InvalidConfigError(
+                f"reward={reward!r} is not allowed; allowed: {', '.join(REWARD_MODES)}"
+            )
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.auto_resolve = auto_resolve
+        self.max_steps = max_steps or rules.max_decisions(self.num_players, self.config)
+
+        self.possible_agents = [agent_name(seat) for seat in range(self.num_players)]
+        self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
+        low, high = rules.observation_bounds
+        obs_box = gymnasium.spaces.Box(low, high, rules.observation_shape, np.float32)
+        mask_box = gymnasium.spaces.Box(0, 1, (rules.action_size,), np.int8)
+        space = gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {
+            agent: gymnasium.spaces.Discrete(rules.action_size) for agent in self.possible_agents
+        }
+        self._seeder = np.random.default_rng()
+        self.state: State | None = None
+
+    # -- PettingZoo API -----------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeder = np.random.default_rng(seed)
+        game_seed = int(self._seeder.integers(2**63))
+        self.state = self.rules.new_state(self.num_players, game_seed, **self.options)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.num_steps = 0
+        self._potentials = self._score_potentials()
+        if self.auto_resolve:
+            self._resolve_forced()
+            self.rewards = self._step_rewards()
+            self._accumulate_rewards()
+        self._select_agent()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        view = self.state.view(self.agent_name_mapping[agent])
+        return {
+            "observation": view.observation(),
+            "action_mask": view.legal_action_mask().astype(np.int8),
+        }
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.state.apply(action)  # raises IllegalActionError and changes nothing
+        self.num_steps += 1
+        if self.auto_resolve:
+            self._resolve_forced()
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = self._step_rewards()
+        if self.state.is_terminal():
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.num_steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._select_agent()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; nothing to render")
+            return None
+        if self.render_mode == "rgb_array":
+            return self.state.render_rgb()
+        text = self.state.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- helpers ------------------------------------------------------------------------
+    def _resolve_forced(self) -> None:
+        """Apply single-option decisions until a real choice (or the end) comes."""
+        while not self.state.is_terminal() and self.num_steps < self.max_steps:
+            legal = self.state.legal_actions()
+            if len(legal) != 1:
+                return
+            self.state.apply(legal[0])
+            self.num_steps += 1
+
+    def _select_agent(self) -> None:
+        if not self.state.is_terminal():
+            self.agent_selection = agent_name(self.state.current_player)
+        elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def _score_potentials(self) -> list[float]:
+        return score_potentials(self.state) if self.reward_mode == "score" else []
+
+    def _step_rewards(self) -> dict[str, float]:
+        rewards = [0.0] * self.num_players
+        if self.reward_mode == "score":
+            potentials = self._score_potentials()
+            rewards = [new - old for new, old in zip(potentials, self._potentials)]
+            self._potentials = potentials
+        if self.state.is_terminal():
+            rewards = [r + o for r, o in zip(rewards, self.state.returns())]
+        return {agent_name(seat): float(r) for seat, r in enumerate(rewards)}
+
+
+def score_potentials(state: State) -> list[float]:
+    """Per seat ``scale * sign * (own score - mean of the others')``: zero-sum shaping."""
+    rules = state.rules
+    scores = state.scores()
+    n = len(scores)
+    sign = -1.0 if rules.lower_score_wins else 1.0
+    total = sum(scores)
+    return [
+        rules.score_reward_scale * sign * (s - (total - s) / (n - 1)) for s in scores
+    ]
+
+
+def wrap(env: TurnBasedEnv) -> AECEnv:
+    """PettingZoo's classic-game wrappers around a raw env."""
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -1,0 +1,293 @@
+"""The rules contract every game implements.
+
+A game provides a :class:`Rules` object (its static description: name, player counts,
+action and observation sizes, options) and a :class:`State` (one position of one game).
+Rules engines are pure Python + numpy: nothing here knows about PettingZoo, Gymnasium or
+torch, so a person can play a game in a notebook with ``state.apply(action)``.
+
+Conventions shared by all games:
+
+* seats are ``0 … n-1``; ``state.current_player`` is the seat that must decide now;
+* actions are integers in ``range(rules.action_size)``, the same space for every player count;
+* ``state.view(seat)`` holds everything that seat may know and nothing else;
+* all randomness comes from the state's own seeded generator, so ``apply`` is deterministic
+  given the state and a seed reproduces a whole game.
+"""
+
+from __future__ import annotations
+
+import abc
+import functools
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range or not legal in the current position."""
+
+
+class InvalidConfigError(ValueError):
+    """A bad game id, player count, option name or option value."""
+
+
+class InvalidStateError(ValueError):
+    """A snapshot (JSON) that does not describe a valid position."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default, the values allowed, and what it does.
+
+    ``allowed`` is either a tuple of the allowed values or a predicate with a
+    description of what it accepts (``allowed_text``).
+    """
+
+    default: Any
+    doc: str
+    allowed: tuple[Any, ...] | Callable[[Any], bool] = ()
+    allowed_text: str = ""
+
+    def check(self, name: str, value: Any) -> Any:
+        if callable(self.allowed):
+            ok = self.allowed(value)
+            text = self.allowed_text
+        else:
+            ok = value in self.allowed and type(value) is type(self.default)
+            text = ", ".join(repr(v) for v in self.allowed)
+        if not ok:
+            raise InvalidConfigError(f"option {name}={value!r} is not allowed; allowed: {text}")
+        return value
+
+
+def is_positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+class Rules(abc.ABC):
+    """Static description of a game and the factory of its states."""
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    action_size: ClassVar[int]
+    #: Options accepted by :meth:`new_state`, by name.
+    options: ClassVar[dict[str, Option]] = {}
+    #: True when the lowest score wins (Factors and Multiples); used by reward shaping.
+    lower_score_wins: ClassVar[bool] = False
+    #: Scale of the ``"score"`` reward shaping: a score difference of 1 is worth this much.
+    score_reward_scale: ClassVar[float] = 1.0
+
+    #: Module that turns a view into a tensor: defines ``OBSERVATION_SHAPE``,
+    #: ``OBSERVATION_BOUNDS`` (low, high) and ``encode(view)``. Imported on first use, so
+    #: that the rules engine never depends on its encoding.
+    encoding_module: ClassVar[str]
+    #: Module that defines ``render_text(state, seat)`` (and ``render_rgb(state)`` if any).
+    render_module: ClassVar[str]
+    render_modes: ClassVar[tuple[str, ...]] = ("ansi", "human")
+
+    # -- what every game defines -------------------------------------------------------
+    @abc.abstractmethod
+    def _new_state(self, num_players: int, seed: int | None, config: dict[str, Any]) -> State:
+        """Deal a new game with checked arguments."""
+
+    @abc.abstractmethod
+    def from_json(self, text: str) -> State:
+        """Rebuild a state from :meth:`State.to_json`."""
+
+    @abc.abstractmethod
+    def max_decisions(self, num_players: int, config: dict[str, Any]) -> int:
+        """A bound on the decisions of one game, proven from the rules (used for truncation)."""
+
+    # -- shared behaviour --------------------------------------------------------------
+    @functools.cached_property
+    def encoding(self) -> Any:
+        return importlib.import_module(self.encoding_module)
+
+    @functools.cached_property
+    def renderer(self) -> Any:
+        return importlib.import_module(self.render_module)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of the encoded observation, the same for every player count."""
+        return tuple(self.encoding.OBSERVATION_SHAPE)
+
+    @property
+    def observation_bounds(self) -> tuple[float, float]:
+        return tuple(self.encoding.OBSERVATION_BOUNDS)
+
+    def encode(self, view: PlayerView) -> np.ndarray:
+        return self.encoding.encode(view)
+
+    def new_state(self, num_players: int, seed: int | None = None, **options: Any) -> State:
+        """A new game for ``num_players`` seats; ``seed`` fixes every random event."""
+        self.check_num_players(num_players)
+        return self._new_state(num_players, seed, self.make_config(options))
+
+    def check_num_players(self, num_players: Any) -> int:
+        if (
+            not isinstance(num_players, (int, np.integer))
+            or isinstance(num_players, bool)
+            or not self.min_players <= num_players <= self.max_players
+        ):
+            raise InvalidConfigError(
+                f"{self.name}: num_players={num_players!r} is not allowed; "
+                f"allowed: {self.min_players} to {self.max_players}"
+            )
+        return int(num_players)
+
+    def make_config(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Defaults overridden by ``options``, each checked; unknown names are an error."""
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise InvalidConfigError(
+                f"{self.name}: unknown option {', '.join(map(repr, unknown))}; known: {known}"
+            )
+        config = {name: option.default for name, option in self.options.items()}
+        for name, value in options.items():
+            config[name] = self.options[name].check(name, value)
+        return config
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class PlayerView(abc.ABC):
+    """What one seat may know: structured fields (per game) plus its mask and tensor."""
+
+    seat: int
+    rules: Rules
+
+    @abc.abstractmethod
+    def legal_action_mask(self) -> np.ndarray:
+        """Bool mask of the seat's legal actions; all False when it is not to decide."""
+
+    def observation(self) -> np.ndarray:
+        """The encoded observation tensor, of ``rules.observation_shape``."""
+        return self.rules.encode(self)
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_action_mask()).tolist()
+
+
+class State(abc.ABC):
+    """One position. ``apply`` mutates it in place."""
+
+    rules: Rules
+    num_players: int
+
+    @property
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat that must decide now (-1 once the game is over)."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abc.abstractmethod
+    def legal_action_mask(self) -> np.ndarray:
+        """Bool array of length ``rules.action_size``; all False when terminal."""
+
+    @abc.abstractmethod
+    def _apply(self, action: int) -> None:
+        """Carry out a legal action (already checked)."""
+
+    @abc.abstractmethod
+    def _phase_name(self) -> str:
+        """The current decision type, for error messages."""
+
+    @abc.abstractmethod
+    def clone(self) -> State: ...
+
+    @abc.abstractmethod
+    def scores(self) -> list[float]:
+        """The game's own score per seat (see ``rules.lower_score_wins``)."""
+
+    @abc.abstractmethod
+    def view(self, seat: int) -> PlayerView: ...
+
+    @abc.abstractmethod
+    def describe_action(self, action: int) -> str:
+        """A human-readable move in the current position."""
+
+    @abc.abstractmethod
+    def to_json(self) -> str: ...
+
+    def render_text(self, seat: int | None = None) -> str:
+        """The position as text: from ``seat``'s point of view, or everything when None."""
+        return self.rules.renderer.render_text(self, seat)
+
+    def render_rgb(self) -> np.ndarray:
+        """The position as an RGB picture (games whose ``render_modes`` list rgb_array)."""
+        return self.rules.renderer.render_rgb(self)
+
+    # -- shared behaviour --------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_action_mask()).tolist()
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the current player.
+
+        Raises :class:`IllegalActionError` naming the action, the phase and the legal
+        actions, and leaves the state unchanged, when the action is not legal now.
+        """
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"action {action!r} is not an integer; actions are 0..{self.rules.action_size - 1}"
+            )
+        action = int(action)
+        if self.is_terminal():
+            raise IllegalActionError(f"action {action} is not legal: the game is over")
+        if not 0 <= action < self.rules.action_size:
+            raise IllegalActionError(
+                f"action {action} is out of range 0..{self.rules.action_size - 1}; "
+                f"legal: {_list(self.legal_actions())}"
+            )
+        if not self.legal_action_mask()[action]:
+            raise IllegalActionError(
+                f"action {action} ({self.describe_action(action)}) is not legal in phase "
+                f"{self._phase_name()} for seat {self.current_player}; "
+                f"legal: {_list(self.legal_actions())}"
+            )
+        self._apply(action)
+
+    def winners(self) -> list[int]:
+        """Seats with the best score (several on a tie); empty until the game ends."""
+        if not self.is_terminal():
+            return []
+        keys = self._score_keys()
+        best = max(keys)
+        return [seat for seat, key in enumerate(keys) if key == best]
+
+    def returns(self) -> list[float]:
+        """Per seat: (players it beat - players that beat it) / (n - 1) once over, else 0.
+
+        +1/-1/0 with two players, zero-sum for any number of players.
+        """
+        if not self.is_terminal():
+            return [0.0] * self.num_players
+        return outcome_returns(self._score_keys())
+
+    def _score_keys(self) -> list[float]:
+        """Scores oriented so that higher is better."""
+        sign = -1.0 if self.rules.lower_score_wins else 1.0
+        return [sign * s for s in self.scores()]
+
+
+def outcome_returns(keys: Sequence[float]) -> list[float]:
+    """(beaten - beaten by) / (n - 1) for each entry of ``keys`` (higher is better)."""
+    n = len(keys)
+    return [
+        (sum(k > other for other in keys) - sum(k < other for other in keys)) / (n - 1)
+        for k in keys
+    ]
+
+
+def _list(actions: Sequence[int]) -> str:
+    return ", ".join(map(str, actions)) if actions else "none"

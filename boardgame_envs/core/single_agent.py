@@ -1,0 +1,168 @@
+"""SingleAgentEnv: one learning seat in a Gymnasium env; the other seats are agents.
+
+==================  ===================================================================
+Observation space   ``Box(float32, rules.observation_shape)``: the learner's observation
+Action space        ``Discrete(rules.action_size)``; ``action_masks()`` gives the legal
+                    ones (sb3-contrib's MaskablePPO reads it)
+Opponents           an agent, or anything with ``sample(rng) -> agent`` (a mix, a pool of
+                    snapshots), seated anew at every reset; they move inside ``step()``
+Learner seat        drawn at random at every reset unless ``learner_seat`` is fixed
+Reward              the learner's reward under the AEC env's ``reward`` mode, summed over
+                    everything that happened since its last decision (so it sees the -1
+                    when an opponent ends the game)
+==================  ===================================================================
+
+Single-option decisions are applied automatically by default (``auto_resolve=True``), so
+the learner only ever sees real choices. An illegal action, by default
+(``illegal_action="lose"``), ends the episode with reward -1 and the error text in
+``info["illegal_action"]``, as PettingZoo's classic games do; ``illegal_action="raise"``
+raises ``IllegalActionError`` instead and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from boardgame_envs.core.env import TurnBasedEnv, agent_name
+from boardgame_envs.core.rules import IllegalActionError, InvalidConfigError, Rules
+
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """Gymnasium view of a multi-player game: one seat learns, agents fill the rest."""
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        rules: Rules,
+        num_players: int = 2,
+        opponent: Any = "random",
+        learner_seat: int | None = None,
+        reward: str = "outcome",
+        auto_resolve: bool = True,
+        illegal_action: str = "lose",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise InvalidConfigError(
+                f"illegal_action={illegal_action!r} is not allowed; allowed: "
+                f"{', '.join(ILLEGAL_ACTION_MODES)}"
+            )
+        self.illegal_action = illegal_action
+        self._lost_by_illegal_action = False
+        self.game = TurnBasedEnv(
+            rules, num_players, render_mode=render_mode, reward=reward,
+            auto_resolve=auto_resolve, **options,
+        )
+        self.rules = rules
+        self.num_players = self.game.num_players
+        if learner_seat is not None and learner_seat not in range(self.num_players):
+            raise InvalidConfigError(
+                f"learner_seat={learner_seat!r} is not allowed; allowed: "
+                f"0 to {self.num_players - 1} or None (random each episode)"
+            )
+        self.fixed_seat = learner_seat
+        self.opponent = _resolve_opponent(opponent, rules.name)
+        self.render_mode = render_mode
+        self.metadata = {"render_modes": self.game.metadata["render_modes"], "render_fps": 1}
+        self.observation_space = self.game.observation_spaces["player_0"]["observation"]
+        self.action_space = self.game.action_spaces["player_0"]
+        self.learner_seat = 0
+        self.opponents: dict[int, Any] = {}
+
+    @property
+    def state(self):
+        return self.game.state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict | None = None
+    ) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.game.reset(seed=int(rng.integers(2**63)))
+        self._lost_by_illegal_action = False
+        self.learner_seat = (
+            self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.num_players))
+        )
+        self.opponents = {}
+        for seat in range(self.num_players):
+            if seat != self.learner_seat:
+                agent = self.opponent.sample(rng)
+                agent.reset(int(rng.integers(2**63)))
+                self.opponents[seat] = agent
+        reward = self._play_opponents()  # they may decide before the learner's first turn
+        obs, info = self._observation(), self._info()
+        info["reward_before_first_turn"] = reward
+        return obs, info
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        learner = agent_name(self.learner_seat)
+        if self.game.agent_selection != learner or self._done():
+            raise RuntimeError("step() called when the episode is over; call reset()")
+        try:
+            self.game.step(action)
+        except IllegalActionError as error:
+            if self.illegal_action == "raise":
+                raise
+            self._lost_by_illegal_action = True
+            info = {**self._info(), "illegal_action": str(error)}
+            return self._observation(), -1.0, True, False, info
+        reward = self.game._cumulative_rewards[learner]
+        reward += self._play_opponents()
+        terminated = self.game.terminations[learner]
+        truncated = self.game.truncations[learner] and not terminated
+        return self._observation(), float(reward), terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now (all False once the episode is over)."""
+        if self._done():
+            return np.zeros(self.rules.action_size, dtype=bool)
+        return self.state.view(self.learner_seat).legal_action_mask()
+
+    def render(self) -> str | None:
+        return self.game.render()
+
+    # -- helpers --------------------------------------------------------------------------
+    def _done(self) -> bool:
+        learner = agent_name(self.learner_seat)
+        return (
+            self._lost_by_illegal_action
+            or self.game.terminations[learner]
+            or self.game.truncations[learner]
+        )
+
+    def _play_opponents(self) -> float:
+        """Opponents act until the learner must decide or the game ends; the learner's
+        reward over that stretch."""
+        learner = agent_name(self.learner_seat)
+        reward = 0.0
+        while not self._done() and self.game.agent_selection != learner:
+            seat = self.state.current_player
+            self.game.step(self.opponents[seat].act(self.state.view(seat)))
+            reward += self.game.rewards[learner]
+        return reward
+
+    def _observation(self) -> np.ndarray:
+        return self.state.view(self.learner_seat).observation()
+
+    def _info(self) -> dict:
+        return {"learner_seat": self.learner_seat}
+
+
+def _resolve_opponent(opponent: Any, game: str) -> Any:
+    if isinstance(opponent, str):
+        from agents.base import make_agent  # agents build on core; resolved on use
+
+        return make_agent(opponent, game)
+    if not hasattr(opponent, "sample"):
+        raise InvalidConfigError(
+            f"opponent {opponent!r} is not allowed; give an agent name (random, heuristic, "
+            "ppo:<path>), an Agent, or an object with sample(rng) -> Agent"
+        )
+    return opponent

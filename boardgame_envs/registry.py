@@ -1,0 +1,102 @@
+"""The games, and the factories that build their rules and environments."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from boardgame_envs.core.rules import InvalidConfigError, Rules
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One game of the collection. Its rules module is imported on first use."""
+
+    id: str  # snake_case, as in pettingzoo ids: "factors_multiples"
+    title: str
+    gym_name: str  # CamelCase, as in gymnasium ids: "FactorsMultiples"
+    rules_class: str  # "module:Class"
+
+    def rules(self) -> Rules:
+        return _load_rules(self.rules_class)
+
+    @property
+    def pettingzoo_id(self) -> str:
+        return f"boardgame_envs/{self.id}-v{self.rules().version}"
+
+    @property
+    def gymnasium_id(self) -> str:
+        return f"boardgame_envs/{self.gym_name}-v{self.rules().version}"
+
+
+GAMES: dict[str, GameInfo] = {
+    info.id: info
+    for info in [
+        GameInfo(
+            "factors_multiples",
+            "Factors and Multiples",
+            "FactorsMultiples",
+            "boardgame_envs.factors_multiples.rules:FactorsMultiplesRules",
+        ),
+    ]
+}
+
+
+@functools.cache
+def _load_rules(path: str) -> Rules:
+    module, cls = path.split(":")
+    return getattr(importlib.import_module(module), cls)()
+
+
+def game_info(game: str) -> GameInfo:
+    if game not in GAMES:
+        raise InvalidConfigError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    return GAMES[game]
+
+
+def make_rules(game: str) -> Rules:
+    """The Rules object of ``game`` (a rules engine, no environment)."""
+    return game_info(game).rules()
+
+
+def raw_env(game: str, num_players: int = 2, **kwargs: Any):
+    """The unwrapped AEC env: raises IllegalActionError on an illegal action."""
+    from boardgame_envs.core.env import TurnBasedEnv
+
+    return TurnBasedEnv(make_rules(game), num_players, **kwargs)
+
+
+def make(game: str, num_players: int = 2, **kwargs: Any):
+    """The AEC env of ``game`` with PettingZoo's classic-game wrappers.
+
+    ``kwargs``: ``render_mode``, ``reward`` ("outcome" or "score"), ``auto_resolve``,
+    ``max_steps``, and the game's own options (see ``make_rules(game).options``).
+    """
+    from boardgame_envs.core.env import wrap
+
+    return wrap(raw_env(game, num_players, **kwargs))
+
+
+def make_single_agent(game: str, num_players: int = 2, **kwargs: Any):
+    """The Gymnasium env of ``game``: one learning seat, agents in the others."""
+    from boardgame_envs.core.single_agent import SingleAgentEnv
+
+    return SingleAgentEnv(make_rules(game), num_players, **kwargs)
+
+
+def register_all() -> None:
+    """Register every game with PettingZoo and Gymnasium (done on ``import boardgame_envs``)."""
+    import gymnasium
+    import pettingzoo
+
+    for info in GAMES.values():
+        if info.pettingzoo_id not in pettingzoo.aec_registry:
+            pettingzoo.register(
+                "aec", info.pettingzoo_id, functools.partial(make, info.id)
+            )
+        if info.gymnasium_id not in gymnasium.registry:
+            gymnasium.register(
+                info.gymnasium_id, entry_point=functools.partial(make_single_agent, info.id)
+            )
