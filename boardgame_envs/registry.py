@@ -93,9 +93,7 @@ def register_all() -> None:
 
     for info in GAMES.values():
         if info.pettingzoo_id not in pettingzoo.aec_registry:
-            pettingzoo.register(
-                "aec", info.pettingzoo_id, functools.partial(make, info.id)
-            )
+            pettingzoo.register("aec", info.pettingzoo_id, functools.partial(make, info.id))
         if info.gymnasium_id not in gymnasium.registry:
             gymnasium.register(
                 info.gymnasium_id, entry_point=functools.partial(make_single_agent, info.id)

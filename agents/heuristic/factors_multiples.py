@@ -101,8 +101,8 @@ class HeuristicAgent(Agent):
 
         if view.phase == SEVEN_NAME:
             return name_action(max(VALUES, key=merit))
-        assert view.value is not None
-        return max((J_DOWN, J_UP), key=lambda a: merit(j_step(view.value, -1 if a == J_DOWN else 1)))
+        value = view.value  # a J_DIRECTION decision only comes on a determined value
+        return max((J_DOWN, J_UP), key=lambda a: merit(j_step(value, -1 if a == J_DOWN else 1)))
 
     def _discard(self, view: View, legal: list[int]) -> int:
         ranks = [a - DISCARD_BASE for a in legal]

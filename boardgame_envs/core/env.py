@@ -45,8 +45,11 @@ def agent_name(seat: int) -> str:
 class TurnBasedEnv(AECEnv):
     """A PettingZoo AEC env for any game that implements the rules contract."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "turn_based_v0",
-                "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "turn_based_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -200,9 +203,7 @@ def score_potentials(state: State) -> list[float]:
     n = len(scores)
     sign = -1.0 if rules.lower_score_wins else 1.0
     total = sum(scores)
-    return [
-        rules.score_reward_scale * sign * (s - (total - s) / (n - 1)) for s in scores
-    ]
+    return [rules.score_reward_scale * sign * (s - (total - s) / (n - 1)) for s in scores]
 
 
 def wrap(env: TurnBasedEnv) -> AECEnv:

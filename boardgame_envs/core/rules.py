@@ -19,6 +19,7 @@ from __future__ import annotations
 import abc
 import functools
 import importlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -96,8 +97,8 @@ class Rules(abc.ABC):
         """Deal a new game with checked arguments."""
 
     @abc.abstractmethod
-    def from_json(self, text: str) -> State:
-        """Rebuild a state from :meth:`State.to_json`."""
+    def from_dict(self, data: dict[str, Any]) -> State:
+        """Rebuild a state from :meth:`State.to_dict`; ``InvalidStateError`` if malformed."""
 
     @abc.abstractmethod
     def max_decisions(self, num_players: int, config: dict[str, Any]) -> int:
@@ -123,6 +124,14 @@ class Rules(abc.ABC):
 
     def encode(self, view: PlayerView) -> np.ndarray:
         return self.encoding.encode(view)
+
+    def from_json(self, text: str) -> State:
+        """Rebuild a state from :meth:`State.to_json`."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidStateError(f"not a JSON snapshot: {error}") from error
+        return self.from_dict(data)
 
     def new_state(self, num_players: int, seed: int | None = None, **options: Any) -> State:
         """A new game for ``num_players`` seats; ``seed`` fixes every random event."""
@@ -217,7 +226,11 @@ class State(abc.ABC):
         """A human-readable move in the current position."""
 
     @abc.abstractmethod
-    def to_json(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]:
+        """A full, lossless, JSON-compatible snapshot (the hidden facts included)."""
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
 
     def render_text(self, seat: int | None = None) -> str:
         """The position as text: from ``seat``'s point of view, or everything when None."""
@@ -278,6 +291,13 @@ class State(abc.ABC):
         """Scores oriented so that higher is better."""
         sign = -1.0 if self.rules.lower_score_wins else 1.0
         return [sign * s for s in self.scores()]
+
+
+def copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state (much faster than deepcopy)."""
+    bit_generator = type(rng.bit_generator)()
+    bit_generator.state = rng.bit_generator.state
+    return np.random.Generator(bit_generator)
 
 
 def outcome_returns(keys: Sequence[float]) -> list[float]:

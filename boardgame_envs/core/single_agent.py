@@ -57,8 +57,12 @@ class SingleAgentEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self._lost_by_illegal_action = False
         self.game = TurnBasedEnv(
-            rules, num_players, render_mode=render_mode, reward=reward,
-            auto_resolve=auto_resolve, **options,
+            rules,
+            num_players,
+            render_mode=render_mode,
+            reward=reward,
+            auto_resolve=auto_resolve,
+            **options,
         )
         self.rules = rules
         self.num_players = self.game.num_players

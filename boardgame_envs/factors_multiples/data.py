@@ -72,7 +72,9 @@ def parse_card(text: str) -> int:
     if rank_text not in RANK_NAMES or (
         suit_text not in SUIT_SYMBOLS and suit_text.lower() not in SUIT_LETTERS
     ):
-        raise ValueError(f"not a card: {text!r}; write a rank A,2..10,J,Q,K and a suit ♣♦♥♠ or cdhs")
+        raise ValueError(
+            f"not a card: {text!r}; write a rank A,2..10,J,Q,K and a suit ♣♦♥♠ or cdhs"
+        )
     suit = (
         SUIT_SYMBOLS.index(suit_text)
         if suit_text in SUIT_SYMBOLS

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardgame_envs.factors_multiples.data import NUM_RANKS, NUM_SUITS, rank_of
+from boardgame_envs.factors_multiples.data import NUM_RANKS, NUM_SUITS
 from boardgame_envs.factors_multiples.rules import PHASES, View
 
 MAX_SEATS = 5
@@ -62,40 +62,42 @@ OBSERVATION_SHAPE = (OBSERVATION_SIZE,)
 OBSERVATION_BOUNDS = (-1.0, 3.0)
 
 
-def _rank_counts(cards) -> np.ndarray:
-    counts = np.zeros(NUM_RANKS, dtype=np.float32)
-    for card in cards:
-        counts[rank_of(card)] += 1
-    return counts / NUM_SUITS
-
-
 def encode(view: View) -> np.ndarray:
     """The observation of ``view.seat`` (see the module table)."""
-    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     n = view.num_players
     seats = [(view.seat + offset) % n for offset in range(n)]  # absolute seat per relative seat
 
-    obs[HAND : HAND + NUM_RANKS] = _rank_counts(view.hand)
+    # Cards per rank (every "/ 4" block) in one bincount; card // 4 is its rank.
+    counted = [HAND + card // NUM_SUITS for card in view.hand]
+    counted += [PLAYED + card // NUM_SUITS for card, _ in view.play_pile]
+    counted += [OWN_DISCARDS + card // NUM_SUITS for card in view.own_discards]
+    for rel, seat in enumerate(seats[1:]):
+        counted += [REVEALS + rel * NUM_RANKS + card // NUM_SUITS for card in view.reveals[seat]]
+    obs = np.bincount(counted, minlength=OBSERVATION_SIZE).astype(np.float32) / NUM_SUITS
+
+    # Every other slot, written in one assignment.
+    index: list[int] = []
+    value: list[float] = []
     for rel, seat in enumerate(seats):
-        obs[HAND_SIZES + rel] = view.hand_sizes[seat] / 26
-        obs[PILE_SIZES + rel] = view.pile_sizes[seat] / 26
-        obs[PRESENT + rel] = 1.0
-        obs[MATCH_TOTALS + rel] = view.match_totals[seat] / 30
-    obs[VALUE + (11 if view.value is None else view.value - 2)] = 1.0
+        index += [HAND_SIZES + rel, PILE_SIZES + rel, PRESENT + rel, MATCH_TOTALS + rel]
+        value += [
+            view.hand_sizes[seat] / 26,
+            view.pile_sizes[seat] / 26,
+            1.0,
+            view.match_totals[seat] / 30,
+        ]
+    for rel, seat in enumerate(seats[1:]):
+        index.append(REVEAL_AGES + rel)
+        value.append(min(view.reveal_ages[seat], 10) / 10)
+    index.append(VALUE + (11 if view.value is None else view.value - 2))
     if view.play_pile:
         card, seat = view.play_pile[-1]
-        obs[LAST_RANK + rank_of(card)] = 1.0
-        obs[LAST_SEAT + (seat - view.seat) % n] = 1.0
+        index += [LAST_RANK + card // NUM_SUITS, LAST_SEAT + (seat - view.seat) % n]
     if view.phase in PHASES:
-        obs[PHASE + PHASES.index(view.phase)] = 1.0
-    obs[PLAYED : PLAYED + NUM_RANKS] = _rank_counts(card for card, _ in view.play_pile)
-    obs[OWN_DISCARDS : OWN_DISCARDS + NUM_RANKS] = _rank_counts(view.own_discards)
-    obs[HIDDEN_DISCARD] = view.hidden_discard_size / 52
-    for rel, seat in enumerate(seats[1:], start=1):
-        start = REVEALS + (rel - 1) * NUM_RANKS
-        obs[start : start + NUM_RANKS] = _rank_counts(view.reveals[seat])
-        obs[REVEAL_AGES + rel - 1] = min(view.reveal_ages[seat], 10) / 10
-    obs[PLAYER_COUNT + n - 2] = 1.0
-    rounds_left = view.rounds - view.round
-    obs[ROUNDS_LEFT + min(rounds_left, 3) - 1] = 1.0
+        index.append(PHASE + PHASES.index(view.phase))
+    index += [PLAYER_COUNT + n - 2, ROUNDS_LEFT + min(view.rounds - view.round, 3) - 1]
+    value += [1.0] * (len(index) - len(value))
+    index.append(HIDDEN_DISCARD)
+    value.append(view.hidden_discard_size / 52)
+    obs[index] = value
     return obs

@@ -26,7 +26,6 @@ chance (shuffles, draws, the start-player draw) happens inside ``apply``.
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +43,6 @@ from boardgame_envs.factors_multiples.data import (
     ACE,
     HAND_LIMIT,
     JACK,
-    KING,
     NUM_CARDS,
     NUM_RANKS,
     RANK_NAMES,
@@ -87,6 +85,11 @@ PHASES = (PLAY, K_ANSWER, A_DISCARD, SEVEN_NAME, J_DIRECTION, K_DISCARD)
 MAX_DECISIONS_PER_ROUND = {2: 210, 3: 289, 4: 372, 5: 421}
 
 
+def round_seeds(seed: int | None, rounds: int) -> list[int]:
+    """One seed per round from the match seed: the state holds plain data, no generator."""
+    return [int(x) for x in np.random.default_rng(seed).integers(2**63, size=rounds)]
+
+
 def going_out_score(num_players: int) -> int:
     """The round score of the player who went out: n - 6 (spec §6.3)."""
     return num_players - 6
@@ -105,28 +108,33 @@ class FactorsMultiplesRules(BaseRules):
     lower_score_wins = True
     score_reward_scale = 1 / 52  # spec §11.5
     options = {
-        "rounds": Option(3, "rounds in a match (the match is one episode)", is_positive_int,
-                         "an integer >= 1"),
-        "start_draw": Option("top", "start-player card: top of the pile or a random one (§8.1)",
-                             ("top", "random")),
-        "a_needs_discard": Option(False, "an A needs total >= 3 to be played (§8.2, R8)",
-                                  (False, True)),
-        "k_discard_optional": Option(False, "the K player may decline the discard (§8.2, R9)",
-                                     (False, True)),
-        "choose_after_refill": Option(False, "name the 7 / choose the J after the refill "
-                                      "(§8.2, R7)", (False, True)),
+        "rounds": Option(
+            3, "rounds in a match (the match is one episode)", is_positive_int, "an integer >= 1"
+        ),
+        "start_draw": Option(
+            "top", "start-player card: top of the pile or a random one (§8.1)", ("top", "random")
+        ),
+        "a_needs_discard": Option(
+            False, "an A needs total >= 3 to be played (§8.2, R8)", (False, True)
+        ),
+        "k_discard_optional": Option(
+            False, "the K player may decline the discard (§8.2, R9)", (False, True)
+        ),
+        "choose_after_refill": Option(
+            False, "name the 7 / choose the J after the refill (§8.2, R7)", (False, True)
+        ),
     }
 
     def max_decisions(self, num_players: int, config: dict[str, Any]) -> int:
         return MAX_DECISIONS_PER_ROUND[num_players] * config["rounds"]
 
     def _new_state(self, num_players: int, seed: int | None, config: dict[str, Any]) -> State:
-        state = State(self, num_players, config, np.random.default_rng(seed))
+        state = State(self, num_players, config, round_seeds(seed, config["rounds"]))
         state._start_round()
         return state
 
-    def from_json(self, text: str) -> State:
-        return State.from_dict(self, json.loads(text))
+    def from_dict(self, data: dict[str, Any]) -> State:
+        return State.from_dict(self, data)
 
     def position(
         self,
@@ -144,7 +152,8 @@ class FactorsMultiplesRules(BaseRules):
         player under that seat's K restriction.
         """
         num_players = self.check_num_players(len(hands))
-        state = State(self, num_players, self.make_config(options), np.random.default_rng(seed))
+        config = self.make_config(options)
+        state = State(self, num_players, config, round_seeds(seed, config["rounds"]))
         state.hands = [sorted(hand) for hand in hands]
         state.piles = [list(pile) for pile in piles]
         used = {card for zone in state.hands + state.piles for card in zone}
@@ -157,7 +166,7 @@ class FactorsMultiplesRules(BaseRules):
         return state
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class View(PlayerView):
     """What ``seat`` knows (spec §7). Seats are absolute here; encoding makes them relative."""
 
@@ -199,12 +208,12 @@ class State(BaseState):
         rules: FactorsMultiplesRules,
         num_players: int,
         config: dict[str, Any],
-        rng: np.random.Generator,
+        seeds: list[int],
     ) -> None:
         self.rules = rules
         self.num_players = num_players
         self.config = dict(config)
-        self.rng = rng
+        self.seeds = seeds  # one per round: the shuffle (and random start draw) of that round
         n = num_players
         self.round = 0
         self.round_scores: list[list[int]] = []  # one list per completed round
@@ -245,7 +254,8 @@ class State(BaseState):
             ranks = self._legal_plays(self.turn_player)
             mask[[PLAY_BASE + k for k in ranks] or [SHOW_AND_DRAW]] = True
         elif self.phase == K_ANSWER:
-            mask[PLAY_BASE + ACE if self._can_answer_king(self.turn_player) else SHOW_AND_DRAW] = True
+            can_answer = self._can_answer_king(self.turn_player)
+            mask[PLAY_BASE + ACE if can_answer else SHOW_AND_DRAW] = True
         elif self.phase == A_DISCARD:
             mask[self._legal_discards(self.turn_player)] = True
         elif self.phase == K_DISCARD:
@@ -265,7 +275,7 @@ class State(BaseState):
     def clone(self) -> State:
         other = copy.copy(self)
         other.config = dict(self.config)
-        other.rng = copy.deepcopy(self.rng)
+        other.seeds = list(self.seeds)
         other.round_scores = [list(r) for r in self.round_scores]
         other.went_out = list(self.went_out)
         other.hands = [list(h) for h in self.hands]
@@ -485,9 +495,7 @@ class State(BaseState):
 
     def _end_round(self, went_out: int | None) -> None:
         n = self.num_players
-        scores = [
-            going_out_score(n) if seat == went_out else self.total(seat) for seat in range(n)
-        ]
+        scores = [going_out_score(n) if seat == went_out else self.total(seat) for seat in range(n)]
         self.round_scores.append(scores)
         self.went_out.append(went_out)
         if len(self.round_scores) < self.config["rounds"]:
@@ -498,8 +506,12 @@ class State(BaseState):
 
     def _start_round(self) -> None:
         """Shuffle, deal, choose the start player, draw hands (spec §3)."""
+        rng = np.random.default_rng(self.seeds[self.round])
+        self._deal([int(card) for card in rng.permutation(NUM_CARDS)], rng)
+
+    def _deal(self, deck: list[int], rng: np.random.Generator | None = None) -> None:
+        """Set up a round from ``deck`` (top first): piles, selection, hands (spec §3)."""
         n = self.num_players
-        deck = [int(card) for card in self.rng.permutation(NUM_CARDS)]
         per_player = NUM_CARDS // n
         self.piles = [deck[i * per_player : (i + 1) * per_player] for i in range(n)]
         self.hidden_discard = deck[n * per_player :]
@@ -512,7 +524,8 @@ class State(BaseState):
         selection = []
         for seat in range(n):
             pile = self.piles[seat]
-            index = 0 if self.config["start_draw"] == "top" else int(self.rng.integers(len(pile)))
+            random_draw = self.config["start_draw"] == "random" and rng is not None
+            index = int(rng.integers(len(pile))) if random_draw else 0
             selection.append(pile.pop(index))
             self.hands[seat] = [selection[-1]]
             self._reveal(seat, self.hands[seat])
@@ -528,7 +541,7 @@ class State(BaseState):
             "version": self.rules.version,
             "num_players": self.num_players,
             "config": self.config,
-            "rng": self.rng.bit_generator.state,
+            "seeds": self.seeds,
             "round": self.round,
             "round_scores": self.round_scores,
             "went_out": self.went_out,
@@ -547,18 +560,14 @@ class State(BaseState):
             "turns_started": self.turns_started,
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict())
-
     @classmethod
     def from_dict(cls, rules: FactorsMultiplesRules, data: dict[str, Any]) -> State:
         try:
             if data["game"] != rules.name:
                 raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
             n = rules.check_num_players(data["num_players"])
-            rng = np.random.default_rng()
-            rng.bit_generator.state = data["rng"]
-            state = cls(rules, n, rules.make_config(data["config"]), rng)
+            seeds = [int(seed) for seed in data["seeds"]]
+            state = cls(rules, n, rules.make_config(data["config"]), seeds)
             state.round = int(data["round"])
             state.round_scores = [list(map(int, r)) for r in data["round_scores"]]
             state.went_out = list(data["went_out"])
@@ -580,7 +589,8 @@ class State(BaseState):
                 raise
             raise InvalidStateError(f"not a {rules.name} snapshot: {error!r}") from error
         if state.phase not in (*PHASES, GAME_OVER):
-            raise InvalidStateError(f"unknown phase {state.phase!r}; known: {PHASES + (GAME_OVER,)}")
+            known = ", ".join((*PHASES, GAME_OVER))
+            raise InvalidStateError(f"unknown phase {state.phase!r}; known: {known}")
         if state.value is not None and state.value not in range(2, 13):
             raise InvalidStateError(f"value {state.value!r} is not in 2..12 or None")
         state._check_cards()
@@ -601,4 +611,7 @@ class State(BaseState):
 
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(card_name(c) for c in h) for h in self.hands)
-        return f"<FactorsMultiples round {self.round} {self.phase} p{self.current_player} v={self.value} [{hands}]>"
+        return (
+            f"<FactorsMultiples round {self.round} {self.phase} P{self.current_player} "
+            f"value={self.value} [{hands}]>"
+        )

@@ -1,0 +1,42 @@
+# make test · make demo · make bench — each sets up .venv on first use.
+#
+# torch is installed first, on its own, so that a CPU build is used by default:
+#   make test TORCH="torch==2.13.0"           (the default)
+#   make test TORCH="torch --index-url https://download.pytorch.org/whl/cu124"   (a CUDA build)
+
+PYTHON ?= python3
+VENV   ?= .venv
+TORCH  ?= torch==2.13.0
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed
+
+.PHONY: test test-all demo bench lint clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstalls only when the package metadata or this file changes.
+$(STAMP): pyproject.toml Makefile | $(PY)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install $(TORCH)
+	$(PY) -m pip install -e ".[train,dev]"
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m ruff check boardgame_envs agents training tests
+	$(PY) -m pytest -n 2 -m "not slow" tests
+
+test-all: $(STAMP)
+	$(PY) -m pytest -n 2 tests
+
+demo: $(STAMP)
+	$(VENV)/bin/boardgame-envs demo
+
+bench: $(STAMP)
+	$(VENV)/bin/boardgame-envs bench
+
+lint: $(STAMP)
+	$(PY) -m ruff check boardgame_envs agents training tests
+
+clean:
+	rm -rf $(VENV) runs bench_results .pytest_cache

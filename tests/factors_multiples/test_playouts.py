@@ -1,0 +1,91 @@
+"""Seeded random matches for every player count, with the spec's invariants at every step."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardgame_envs.core.testing import random_playouts
+from boardgame_envs.factors_multiples.data import HAND_LIMIT, NUM_CARDS
+from boardgame_envs.factors_multiples.rules import GAME_OVER, K_ANSWER, PLAY, State
+from tests.factors_multiples.helpers import RULES
+
+MATCHES_PER_PLAYER_COUNT = 300
+
+
+def all_cards_conserved(state: State) -> None:
+    """I2: the 52 cards are each in exactly one zone."""
+    assert sorted(state.card_zones()) == list(range(NUM_CARDS))
+
+
+def hand_limits(state: State) -> None:
+    """I1 and I4: at a turn's start everyone with a pile holds >= 3 cards; nobody is empty
+    during a live round; refills never take a hand past 3, so a larger hand was shown."""
+    if state.phase == GAME_OVER:
+        return
+    for seat in range(state.num_players):
+        hand, pile = state.hands[seat], state.piles[seat]
+        assert hand, f"seat {seat} has no card in a live round"
+        if state.phase in (PLAY, K_ANSWER) and pile:
+            assert len(hand) >= HAND_LIMIT, f"seat {seat} holds {len(hand)} with a pile"
+        if len(hand) > HAND_LIMIT:
+            assert state.reveals[seat], f"seat {seat} holds {len(hand)} without showing"
+
+
+def value_in_range(state: State) -> None:
+    """I3: the value is undetermined or 2..12."""
+    assert state.value is None or 2 <= state.value <= 12
+
+
+def scores_consistent(state: State) -> None:
+    assert len(state.round_scores) == state.round + (state.phase == GAME_OVER)
+    for scores, went_out in zip(state.round_scores, state.went_out):
+        n = state.num_players
+        assert [s < 0 for s in scores] == [seat == went_out for seat in range(n)]
+
+
+INVARIANTS = (all_cards_conserved, hand_limits, value_in_range, scores_consistent)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_random_matches_keep_every_invariant(num_players):
+    stats = random_playouts(RULES, num_players, range(MATCHES_PER_PLAYER_COUNT), INVARIANTS)
+    assert stats.games == MATCHES_PER_PLAYER_COUNT
+    # Every decision type and every action index occurs somewhere in 300 matches.
+    assert stats.phases_seen == {
+        "PLAY",
+        "K_ANSWER",
+        "A_DISCARD",
+        "SEVEN_NAME",
+        "J_DIRECTION",
+        "K_DISCARD",
+    }
+    assert stats.actions_seen == set(range(40))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"a_needs_discard": True},
+        {"k_discard_optional": True},
+        {"choose_after_refill": True},
+        {"start_draw": "random"},
+        {"rounds": 1},
+        {"rounds": 5},
+    ],
+)
+def test_random_matches_with_options(options):
+    stats = random_playouts(RULES, 3, range(40), INVARIANTS, options=options)
+    assert stats.games == 40
+
+
+@settings(max_examples=30, deadline=None)
+@given(num_players=st.integers(2, 5), seed=st.integers(0, 2**32), data=st.data())
+def test_any_action_sequence_keeps_invariants(num_players, seed, data):
+    """Hypothesis draws the moves, so a failing game shrinks to a short one."""
+    state = RULES.new_state(num_players, seed=seed, rounds=1)
+    while not state.is_terminal():
+        state.apply(data.draw(st.sampled_from(state.legal_actions())))
+        for invariant in INVARIANTS:
+            invariant(state)
