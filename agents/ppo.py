@@ -1,0 +1,84 @@
+"""A saved MaskablePPO model as an Agent.
+
+The model sees what the env gives a learner, the seat's encoded observation, and its
+choice is masked to the legal actions at predict time, so it never plays an illegal move.
+A decision with a single legal action is answered without the network.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from boardgame_envs.core.rules import InvalidConfigError, PlayerView
+
+
+class PPOAgent(Agent):
+    """Plays a trained sb3-contrib MaskablePPO policy."""
+
+    name = "ppo"
+
+    def __init__(
+        self,
+        model: Any,
+        seed: int | None = None,
+        deterministic: bool = True,
+        label: str = "ppo",
+    ) -> None:
+        super().__init__(seed)
+        self.model = model
+        self.deterministic = deterministic
+        self.label = label
+
+    @classmethod
+    def load(
+        cls,
+        path: str | Path,
+        game: str | None = None,
+        seed: int | None = None,
+        deterministic: bool = True,
+    ) -> PPOAgent:
+        """Load ``model.zip`` (or a run directory holding one) saved by train_ppo."""
+        from sb3_contrib import MaskablePPO
+
+        path = Path(path)
+        if path.is_dir():
+            path = path / "model.zip"
+        if not path.exists():
+            raise InvalidConfigError(
+                f"no PPO model at {str(path)!r}: give a model .zip file "
+                "or a training run directory that holds model.zip"
+            )
+        model = MaskablePPO.load(path, device="cpu")
+        if game is not None:
+            _check_shapes(model, game, path)
+        return cls(model, seed=seed, deterministic=deterministic, label=f"ppo:{path}")
+
+    def act(self, view: PlayerView) -> int:
+        mask = view.legal_action_mask()
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        action, _ = self.model.predict(
+            view.observation(), action_masks=mask, deterministic=self.deterministic
+        )
+        return int(action)
+
+    def __repr__(self) -> str:
+        return f"PPOAgent({self.label})"
+
+
+def _check_shapes(model: Any, game: str, path: Path) -> None:
+    from boardgame_envs.registry import make_rules
+
+    rules = make_rules(game)
+    obs_shape = tuple(model.observation_space.shape)
+    if obs_shape != rules.observation_shape or model.action_space.n != rules.action_size:
+        raise InvalidConfigError(
+            f"model {str(path)!r} expects observations {obs_shape} and "
+            f"{model.action_space.n} actions; {game} has {rules.observation_shape} and "
+            f"{rules.action_size}: it was trained on another game"
+        )

@@ -1,0 +1,1 @@
+"""Training and evaluation: MaskablePPO runs, tournaments, benchmarks, the CLI's commands."""

@@ -1,0 +1,151 @@
+"""The ``boardgame-envs`` command: list, play, train, eval, bench, demo.
+
+boardgame-envs list
+boardgame-envs play factors_multiples --vs heuristic --players 3
+boardgame-envs train --game factors_multiples --timesteps 300000
+boardgame-envs eval --agents ppo:runs/my_run,heuristic,random --games 500
+boardgame-envs bench --seconds 3
+boardgame-envs demo
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+import numpy as np
+
+from agents.base import make_agent
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import GAMES, game_info
+from training.cli_args import add_dataclass_arguments, args_from_namespace
+
+
+def list_games(out: TextIO | None = None) -> None:
+    out = out or sys.stdout
+    print(f"{'game':<22}{'players':<9}{'actions':>8}  {'observation':<14}title", file=out)
+    for game, info in GAMES.items():
+        rules = info.rules()
+        players = f"{rules.min_players}-{rules.max_players}"
+        print(
+            f"{game:<22}{players:<9}{rules.action_size:>8}  "
+            f"{str(rules.observation_shape):<14}{info.title}",
+            file=out,
+        )
+    print(
+        "\nPettingZoo: pettingzoo.make('aec', 'boardgame_envs/<game>-v0', num_players=n)"
+        "\nGymnasium:  gymnasium.make('boardgame_envs/<GameName>-v0') (one learning seat)",
+        file=out,
+    )
+
+
+def play(
+    game: str,
+    opponent: str = "heuristic",
+    num_players: int = 2,
+    seat: int = 0,
+    seed: int | None = None,
+    read: Callable[[str], str] = input,
+    out: TextIO | None = None,
+) -> list[float] | None:
+    """A person plays ``seat`` in the terminal against ``opponent`` agents.
+
+    The board is shown from the person's seat, legal moves are listed with their
+    descriptions, and bad input is asked again. Returns the final returns, or None if the
+    person quits (q).
+    """
+    out = out or sys.stdout
+    rules = game_info(game).rules()
+    rules.check_num_players(num_players)
+    if seat not in range(num_players):
+        raise InvalidConfigError(f"seat={seat} is not allowed; allowed: 0 to {num_players - 1}")
+    seed = int(np.random.default_rng().integers(2**31)) if seed is None else seed
+    state = rules.new_state(num_players, seed=seed)
+    agents = {s: make_agent(opponent, game, seed=seed + s) for s in range(num_players) if s != seat}
+    print(f"{game_info(game).title}: you are P{seat}, against {opponent} (seed {seed})", file=out)
+    while not state.is_terminal():
+        mover = state.current_player
+        legal = state.legal_actions()
+        if mover != seat:
+            action = agents[mover].act(state.view(mover))
+            print(f"P{mover}: {state.describe_action(action)}", file=out)
+        elif len(legal) == 1:
+            action = legal[0]
+            print(f"P{seat} (you): {state.describe_action(action)} (your only move)", file=out)
+        else:
+            print("\n" + state.render_text(seat), file=out)
+            for a in legal:
+                print(f"  {a:>3}: {state.describe_action(a)}", file=out)
+            action = _ask_action(legal, read, out)
+            if action is None:
+                print("quit", file=out)
+                return None
+        state.apply(action)
+    print("\n" + state.render_text(None), file=out)
+    returns = state.returns()
+    verdict = (
+        "won"
+        if seat in state.winners() and len(state.winners()) == 1
+        else ("shared the win" if seat in state.winners() else "lost")
+    )
+    print(f"You {verdict}: scores {state.scores()}, your reward {returns[seat]:+.2f}", file=out)
+    return returns
+
+
+def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> int | None:
+    while True:
+        try:
+            text = read("your move (number, q to quit): ").strip()
+        except EOFError:
+            return None
+        if text.lower() in ("q", "quit", "exit"):
+            return None
+        if text.lstrip("-").isdigit() and int(text) in legal:
+            return int(text)
+        print(
+            f"  {text!r} is not a legal move; type one of: {', '.join(map(str, legal))}", file=out
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    from training import bench, demo, evaluate, train_ppo
+
+    parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("list", help="the games, their player counts and space sizes")
+    play_parser = commands.add_parser("play", help="play a game in the terminal")
+    play_parser.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    play_parser.add_argument(
+        "--vs", default="heuristic", help="opponent agent: random, heuristic, ppo:<path>"
+    )
+    play_parser.add_argument("--players", type=int, default=2, help="players at the table")
+    play_parser.add_argument(
+        "--seat",
+        type=int,
+        default=0,
+        help="your seat (0 moves first unless the game draws a start player)",
+    )
+    play_parser.add_argument("--seed", type=int, default=None, help="deal seed")
+    modules = {"train": train_ppo, "eval": evaluate, "bench": bench, "demo": demo}
+    for name, module in modules.items():
+        sub = commands.add_parser(name, help=module.__doc__.split("\n")[0])
+        add_dataclass_arguments(sub, module.Args)
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "list":
+            list_games()
+        elif args.command == "play":
+            play(args.game, args.vs, args.players, args.seat, args.seed)
+        else:
+            module = modules[args.command]
+            module.main(args_from_namespace(module.Args, args))
+    except InvalidConfigError as error:
+        print(f"boardgame-envs {args.command}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

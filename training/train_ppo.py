@@ -1,0 +1,398 @@
+"""Train a MaskablePPO agent on any game's single-agent env.
+
+One seat learns; the others are played by opponents drawn anew for every episode from a
+weighted mix of ``random``, ``heuristic``, saved ``ppo:<path>`` policies and ``self-play``
+(a pool of the learner's own past snapshots, one saved every ``snapshot_every`` steps,
+the last ``pool_size`` kept). The learner's seat is drawn at random each episode.
+
+A run directory ``<out_dir>/<game>__ppo__<seed>__<time>`` receives:
+
+    config.json         the exact arguments and resolved hyperparameters
+    model.zip           the final policy (load it with ``ppo:<run dir>``)
+    eval.csv            periodic evaluation against random and heuristic, seats rotated
+    learning_curve.png  win share against timesteps, with 95% intervals
+    checkpoints/        the latest policy, saved every ``checkpoint_every`` steps
+    pool/               self-play snapshots
+    tb/                 tensorboard logs
+
+``--resume RUN_DIR`` continues a run killed midway from its latest checkpoint.
+
+    python -m training.train_ppo --game factors_multiples --timesteps 300000
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+from agents.base import Agent, AgentMix, make_agent
+from agents.ppo import PPOAgent
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import make_rules, make_single_agent
+from training.cli_args import parse_args
+
+#: Hyperparameters per game; "default" for games without an entry. Args override them.
+HYPERPARAMS: dict[str, dict] = {
+    "default": dict(
+        learning_rate=3e-4,
+        n_steps=512,
+        batch_size=256,
+        n_epochs=4,
+        gamma=0.99,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        clip_range=0.2,
+        net_arch="256,256",
+    ),
+    "factors_multiples": dict(
+        learning_rate=3e-4,
+        n_steps=512,
+        batch_size=256,
+        n_epochs=4,
+        gamma=1.0,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        clip_range=0.2,
+        net_arch="256,256",
+    ),
+}
+EVAL_OPPONENTS = ["random", "heuristic"]
+EVAL_SEED = 1_000_000_000  # evaluation deals never overlap training seeds
+
+
+@dataclass
+class Args:
+    game: str = "factors_multiples"
+    """game id (see ``boardgame-envs list``)"""
+    num_players: int = 2
+    """players at the table (the learner takes one seat, drawn at random each episode)"""
+    opponent: str = "random=0.5,heuristic=0.5"
+    """opponents: random, heuristic, self-play, ppo:<path>, or a weighted mix such as
+    "self-play=0.6,heuristic=0.2,random=0.2" """
+    timesteps: int = 200_000
+    """total learner decisions to train for"""
+    n_envs: int = 8
+    """environments stepped together"""
+    seed: int = 0
+    """seeds the environments, the opponents and the network"""
+    reward: str = "outcome"
+    """reward mode of the env: outcome or score"""
+    game_options: str = "{}"
+    """game options as JSON, e.g. '{"rounds": 1}'"""
+    learning_rate: float | None = None
+    """Adam step size (None: the game's default from HYPERPARAMS)"""
+    n_steps: int | None = None
+    """steps per environment per update"""
+    batch_size: int | None = None
+    """minibatch size"""
+    n_epochs: int | None = None
+    """passes over each rollout"""
+    gamma: float | None = None
+    """discount"""
+    gae_lambda: float | None = None
+    """GAE lambda"""
+    ent_coef: float | None = None
+    """entropy bonus"""
+    clip_range: float | None = None
+    """PPO clip range"""
+    net_arch: str | None = None
+    """hidden layer sizes of policy and value networks, e.g. "256,256" """
+    eval_every: int = 50_000
+    """timesteps between evaluations against random and heuristic (0: only at the end)"""
+    eval_games: int = 100
+    """games per opponent at each evaluation"""
+    checkpoint_every: int = 50_000
+    """timesteps between checkpoints"""
+    snapshot_every: int = 25_000
+    """timesteps between self-play snapshots"""
+    pool_size: int = 10
+    """self-play snapshots kept"""
+    out_dir: str = "runs"
+    """where run directories are created"""
+    run_name: str = ""
+    """run directory name ("" = <game>__ppo__<seed>__<time>)"""
+    resume: str = ""
+    """a run directory to continue from its latest checkpoint (its config is reused;
+    only --timesteps may be raised)"""
+    torch_threads: int = 1
+    """torch CPU threads (1 is fastest for these small networks on a few cores)"""
+    progress: bool = True
+    """show a progress bar"""
+
+
+def hyperparameters(args: Args) -> dict:
+    table = dict(HYPERPARAMS.get(args.game, HYPERPARAMS["default"]))
+    for name in table:
+        if getattr(args, name) is not None:
+            table[name] = getattr(args, name)
+    return table
+
+
+class SelfPlayPool:
+    """The learner's past snapshots; ``sample`` seats one of them (an AgentMix entry)."""
+
+    def __init__(self, folder: Path, size: int) -> None:
+        self.folder = folder
+        self.size = size
+        self.agents: list[PPOAgent] = []
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in sorted(folder.glob("snapshot_*.zip"), key=_steps_of)[-size:]:
+            self.agents.append(PPOAgent.load(path, deterministic=False))
+
+    def add(self, model, timesteps: int) -> None:
+        path = self.folder / f"snapshot_{timesteps:010d}.zip"
+        model.save(path)
+        self.agents.append(PPOAgent.load(path, deterministic=False))
+        self.agents = self.agents[-self.size :]
+
+    def sample(self, rng: np.random.Generator) -> Agent:
+        return self.agents[int(rng.integers(len(self.agents)))]
+
+
+def parse_opponents(spec: str, game: str, pool: SelfPlayPool | None) -> AgentMix:
+    """ "random=0.5,heuristic=0.5" → a weighted mix (weights default to 1)."""
+    agents, weights = [], []
+    for part in (p.strip() for p in spec.split(",") if p.strip()):
+        name, _, weight = part.partition("=")
+        if name == "self-play":
+            if pool is None:
+                raise InvalidConfigError("self-play needs a snapshot pool")
+            agents.append(pool)
+        else:
+            agents.append(make_agent(name, game))
+        try:
+            weights.append(float(weight) if weight else 1.0)
+        except ValueError as error:
+            raise InvalidConfigError(
+                f"opponent weight {weight!r} in {part!r} is not a number; write e.g. heuristic=0.5"
+            ) from error
+    return AgentMix(agents, weights)
+
+
+def _steps_of(path: Path) -> int:
+    return int(path.stem.rsplit("_", 1)[1])
+
+
+def make_vec_env(args: Args, pool: SelfPlayPool | None):
+    """``n_envs`` single-agent envs, each with its own opponents (the pool is shared)."""
+    options = json.loads(args.game_options)
+
+    def factory():
+        opponents = parse_opponents(args.opponent, args.game, pool)
+        return make_single_agent(
+            args.game, args.num_players, opponent=opponents, reward=args.reward, **options
+        )
+
+    env = VecMonitor(DummyVecEnv([factory] * args.n_envs))
+    env.seed(args.seed)
+    return env
+
+
+class RunCallback(BaseCallback):
+    """Evaluates, checkpoints and snapshots the policy on schedule."""
+
+    def __init__(self, args: Args, run_dir: Path, pool: SelfPlayPool | None) -> None:
+        super().__init__()
+        self.args, self.run_dir, self.pool = args, run_dir, pool
+
+    def _on_training_start(self) -> None:
+        now = self.num_timesteps
+        self.next_eval = _next(now, self.args.eval_every)
+        self.next_checkpoint = _next(now, self.args.checkpoint_every)
+        self.next_snapshot = _next(now, self.args.snapshot_every)
+
+    def _on_step(self) -> bool:
+        now = self.num_timesteps
+        if self.pool is not None and now >= self.next_snapshot:
+            self.pool.add(self.model, now)
+            self.next_snapshot = _next(now, self.args.snapshot_every)
+        if now >= self.next_eval:
+            evaluate_and_log(self.model, self.args, self.run_dir, now, self.logger)
+            self.next_eval = _next(now, self.args.eval_every)
+        if now >= self.next_checkpoint:
+            save_checkpoint(self.model, self.run_dir, now)
+            self.next_checkpoint = _next(now, self.args.checkpoint_every)
+        return True
+
+
+def _next(now: int, every: int) -> float:
+    return (now // every + 1) * every if every > 0 else float("inf")
+
+
+def evaluate_and_log(model, args: Args, run_dir: Path, timesteps: int, logger=None) -> list:
+    from training.evaluate import evaluate_against
+
+    agent = PPOAgent(model, deterministic=True)
+    results = evaluate_against(
+        agent, args.game, args.num_players, EVAL_OPPONENTS, args.eval_games, EVAL_SEED, name="ppo"
+    )
+    path = run_dir / "eval.csv"
+    new_file = not path.exists()
+    with path.open("a", newline="") as handle:
+        writer = csv.writer(handle)
+        if new_file:
+            writer.writerow(
+                [
+                    "timesteps",
+                    "opponent",
+                    "games",
+                    "win_share",
+                    "ci95_low",
+                    "ci95_high",
+                    "mean_score",
+                ]
+            )
+        for r in results:
+            low, high = r.ci95
+            writer.writerow(
+                [
+                    timesteps,
+                    r.opponent,
+                    r.games,
+                    f"{r.win_share:.4f}",
+                    f"{low:.4f}",
+                    f"{high:.4f}",
+                    f"{r.mean_score:.3f}",
+                ]
+            )
+            if logger is not None:
+                logger.record(f"eval/win_share_vs_{r.opponent}", r.win_share)
+    plot_learning_curve(run_dir)
+    return results
+
+
+def plot_learning_curve(run_dir: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = list(csv.DictReader((run_dir / "eval.csv").open()))
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for opponent in dict.fromkeys(r["opponent"] for r in rows):
+        mine = [r for r in rows if r["opponent"] == opponent]
+        x = [int(r["timesteps"]) for r in mine]
+        ax.plot(x, [float(r["win_share"]) for r in mine], marker="o", label=f"vs {opponent}")
+        ax.fill_between(
+            x,
+            [float(r["ci95_low"]) for r in mine],
+            [float(r["ci95_high"]) for r in mine],
+            alpha=0.2,
+        )
+    ax.set_xlabel("timesteps")
+    ax.set_ylabel("win share (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title(run_dir.name)
+    fig.tight_layout()
+    path = run_dir / "learning_curve.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def save_checkpoint(model, run_dir: Path, timesteps: int) -> Path:
+    folder = run_dir / "checkpoints"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"model_{timesteps:010d}.zip"
+    model.save(path)
+    for old in sorted(folder.glob("model_*.zip"), key=_steps_of)[:-2]:
+        old.unlink()  # keep the two latest
+    return path
+
+
+def _run_dir(args: Args) -> Path:
+    if args.resume:
+        return Path(args.resume)
+    name = args.run_name or f"{args.game}__ppo__{args.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+    return Path(args.out_dir) / name
+
+
+def _resumed_args(args: Args) -> Args:
+    """The run's saved arguments; only ``timesteps`` (and progress) may differ."""
+    config_path = Path(args.resume) / "config.json"
+    if not config_path.exists():
+        raise InvalidConfigError(
+            f"--resume {args.resume!r}: no config.json there; give a run "
+            "directory written by train_ppo"
+        )
+    saved = json.loads(config_path.read_text())["args"]
+    saved.update(
+        resume=args.resume,
+        timesteps=max(args.timesteps, saved["timesteps"]),
+        progress=args.progress,
+    )
+    return Args(**saved)
+
+
+def main(args: Args) -> Path:
+    if args.resume:
+        args = _resumed_args(args)
+    make_rules(args.game).check_num_players(args.num_players)
+    if args.torch_threads > 0:
+        torch.set_num_threads(args.torch_threads)
+    run_dir = _run_dir(args)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    hp = hyperparameters(args)
+    pool = SelfPlayPool(run_dir / "pool", args.pool_size) if "self-play" in args.opponent else None
+    env = make_vec_env(args, pool)
+
+    checkpoints = sorted((run_dir / "checkpoints").glob("model_*.zip"), key=_steps_of)
+    if args.resume and checkpoints:
+        model = MaskablePPO.load(
+            checkpoints[-1], env=env, device="cpu", tensorboard_log=str(run_dir / "tb")
+        )
+        print(f"resuming {run_dir} from {checkpoints[-1].name} ({model.num_timesteps} steps)")
+    else:
+        arch = [int(x) for x in str(hp["net_arch"]).split(",")]
+        model = MaskablePPO(
+            "MlpPolicy",
+            env,
+            seed=args.seed,
+            device="cpu",
+            verbose=0,
+            tensorboard_log=str(run_dir / "tb"),
+            policy_kwargs=dict(net_arch=arch),
+            **{k: v for k, v in hp.items() if k != "net_arch"},
+        )
+        (run_dir / "config.json").write_text(
+            json.dumps({"args": asdict(args), "hyperparameters": hp}, indent=2)
+        )
+    if pool is not None and not pool.agents:
+        pool.add(model, model.num_timesteps)  # the first opponent: the untrained policy
+
+    remaining = args.timesteps - model.num_timesteps
+    if remaining > 0:
+        model.learn(
+            remaining,
+            callback=RunCallback(args, run_dir, pool),
+            reset_num_timesteps=not args.resume,
+            progress_bar=args.progress,
+            tb_log_name="ppo",
+        )
+    model.save(run_dir / "model.zip")
+    save_checkpoint(model, run_dir, model.num_timesteps)
+    rows = (
+        list(csv.DictReader((run_dir / "eval.csv").open()))
+        if (run_dir / "eval.csv").exists()
+        else []
+    )
+    if not rows or int(rows[-1]["timesteps"]) != model.num_timesteps:
+        evaluate_and_log(model, args, run_dir, model.num_timesteps)
+    env.close()
+    print(f"saved {run_dir / 'model.zip'}")
+    return run_dir
+
+
+if __name__ == "__main__":
+    main(parse_args(Args))
