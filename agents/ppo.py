@@ -14,6 +14,7 @@ import numpy as np
 
 from agents.base import Agent
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
+from boardgame_envs.core.single_agent import observe
 
 
 class PPOAgent(Agent):
@@ -27,11 +28,13 @@ class PPOAgent(Agent):
         seed: int | None = None,
         deterministic: bool = True,
         label: str = "ppo",
+        observe_mask: bool = False,
     ) -> None:
         super().__init__(seed)
         self.model = model
         self.deterministic = deterministic
         self.label = label
+        self.observe_mask = observe_mask
 
     @classmethod
     def load(
@@ -53,9 +56,16 @@ class PPOAgent(Agent):
                 "or a training run directory that holds model.zip"
             )
         model = MaskablePPO.load(path, device="cpu")
+        observe_mask = False
         if game is not None:
-            _check_shapes(model, game, path)
-        return cls(model, seed=seed, deterministic=deterministic, label=f"ppo:{path}")
+            observe_mask = _observes_mask(model, game, path)
+        return cls(
+            model,
+            seed=seed,
+            deterministic=deterministic,
+            label=f"ppo:{path}",
+            observe_mask=observe_mask,
+        )
 
     def act(self, view: PlayerView) -> int:
         mask = view.legal_action_mask()
@@ -63,7 +73,9 @@ class PPOAgent(Agent):
         if len(legal) == 1:
             return int(legal[0])
         action, _ = self.model.predict(
-            view.observation(), action_masks=mask, deterministic=self.deterministic
+            observe(view, self.observe_mask),
+            action_masks=mask,
+            deterministic=self.deterministic,
         )
         return int(action)
 
@@ -71,14 +83,19 @@ class PPOAgent(Agent):
         return f"PPOAgent({self.label})"
 
 
-def _check_shapes(model: Any, game: str, path: Path) -> None:
+def _observes_mask(model: Any, game: str, path: Path) -> bool:
+    """Whether the model was trained with ``observe_mask`` (its input is longer by the
+    action count); an error if it does not fit the game at all."""
     from boardgame_envs.registry import make_rules
 
     rules = make_rules(game)
     obs_shape = tuple(model.observation_space.shape)
-    if obs_shape != rules.observation_shape or model.action_space.n != rules.action_size:
-        raise InvalidConfigError(
-            f"model {str(path)!r} expects observations {obs_shape} and "
-            f"{model.action_space.n} actions; {game} has {rules.observation_shape} and "
-            f"{rules.action_size}: it was trained on another game"
-        )
+    plain = tuple(rules.observation_shape)
+    with_mask = (int(np.prod(plain)) + rules.action_size,)
+    if model.action_space.n == rules.action_size and obs_shape in (plain, with_mask):
+        return obs_shape == with_mask and obs_shape != plain
+    raise InvalidConfigError(
+        f"model {str(path)!r} expects observations {obs_shape} and "
+        f"{model.action_space.n} actions; {game} has {rules.observation_shape} and "
+        f"{rules.action_size}: it was trained on another game"
+    )

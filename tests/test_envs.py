@@ -235,3 +235,11 @@ def test_single_agent_illegal_action_loses_or_raises():
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError):
         strict.step(int(np.flatnonzero(~strict.action_masks())[0]))
+
+
+def test_single_agent_can_append_the_mask_to_the_observation():
+    env = boardgame_envs.make_single_agent("factors_multiples", observe_mask=True)
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space.shape == (159 + 40,) and obs.shape == (199,)
+    assert np.array_equal(obs[159:].astype(bool), env.action_masks())
+    assert np.array_equal(obs[:159], env.state.view(env.learner_seat).observation())

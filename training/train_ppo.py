@@ -86,6 +86,8 @@ class Args:
     """seeds the environments, the opponents and the network"""
     reward: str = "outcome"
     """reward mode of the env: outcome or score"""
+    observe_mask: bool = True
+    """append the legal-action mask to the policy's input (it then sees what is legal)"""
     game_options: str = "{}"
     """game options as JSON, e.g. '{"rounds": 1}'"""
     learning_rate: float | None = None
@@ -140,18 +142,19 @@ def hyperparameters(args: Args) -> dict:
 class SelfPlayPool:
     """The learner's past snapshots; ``sample`` seats one of them (an AgentMix entry)."""
 
-    def __init__(self, folder: Path, size: int) -> None:
+    def __init__(self, folder: Path, size: int, game: str) -> None:
         self.folder = folder
+        self.game = game
         self.size = size
         self.agents: list[PPOAgent] = []
         folder.mkdir(parents=True, exist_ok=True)
         for path in sorted(folder.glob("snapshot_*.zip"), key=_steps_of)[-size:]:
-            self.agents.append(PPOAgent.load(path, deterministic=False))
+            self.agents.append(PPOAgent.load(path, game, deterministic=False))
 
     def add(self, model, timesteps: int) -> None:
         path = self.folder / f"snapshot_{timesteps:010d}.zip"
         model.save(path)
-        self.agents.append(PPOAgent.load(path, deterministic=False))
+        self.agents.append(PPOAgent.load(path, self.game, deterministic=False))
         self.agents = self.agents[-self.size :]
 
     def sample(self, rng: np.random.Generator) -> Agent:
@@ -189,7 +192,12 @@ def make_vec_env(args: Args, pool: SelfPlayPool | None):
     def factory():
         opponents = parse_opponents(args.opponent, args.game, pool)
         return make_single_agent(
-            args.game, args.num_players, opponent=opponents, reward=args.reward, **options
+            args.game,
+            args.num_players,
+            opponent=opponents,
+            reward=args.reward,
+            observe_mask=args.observe_mask,
+            **options,
         )
 
     env = VecMonitor(DummyVecEnv([factory] * args.n_envs))
@@ -231,7 +239,7 @@ def _next(now: int, every: int) -> float:
 def evaluate_and_log(model, args: Args, run_dir: Path, timesteps: int, logger=None) -> list:
     from training.evaluate import evaluate_against
 
-    agent = PPOAgent(model, deterministic=True)
+    agent = PPOAgent(model, deterministic=True, observe_mask=args.observe_mask)
     results = evaluate_against(
         agent, args.game, args.num_players, EVAL_OPPONENTS, args.eval_games, EVAL_SEED, name="ppo"
     )
@@ -344,7 +352,8 @@ def main(args: Args) -> Path:
     run_dir = _run_dir(args)
     run_dir.mkdir(parents=True, exist_ok=True)
     hp = hyperparameters(args)
-    pool = SelfPlayPool(run_dir / "pool", args.pool_size) if "self-play" in args.opponent else None
+    self_play = "self-play" in args.opponent
+    pool = SelfPlayPool(run_dir / "pool", args.pool_size, args.game) if self_play else None
     env = make_vec_env(args, pool)
 
     checkpoints = sorted((run_dir / "checkpoints").glob("model_*.zip"), key=_steps_of)

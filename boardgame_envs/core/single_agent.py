@@ -1,7 +1,9 @@
 """SingleAgentEnv: one learning seat in a Gymnasium env; the other seats are agents.
 
 ==================  ===================================================================
-Observation space   ``Box(float32, rules.observation_shape)``: the learner's observation
+Observation space   ``Box(float32, rules.observation_shape)``: the learner's observation;
+                    with ``observe_mask=True`` the legal-action mask (0/1) is appended, so
+                    the policy network sees which actions are legal, not only its logits
 Action space        ``Discrete(rules.action_size)``; ``action_masks()`` gives the legal
                     ones (sb3-contrib's MaskablePPO reads it)
 Opponents           an agent, or anything with ``sample(rng) -> agent`` (a mix, a pool of
@@ -46,6 +48,7 @@ class SingleAgentEnv(gymnasium.Env):
         reward: str = "outcome",
         auto_resolve: bool = True,
         illegal_action: str = "lose",
+        observe_mask: bool = False,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -75,7 +78,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.opponent = _resolve_opponent(opponent, rules.name)
         self.render_mode = render_mode
         self.metadata = {"render_modes": self.game.metadata["render_modes"], "render_fps": 1}
-        self.observation_space = self.game.observation_spaces["player_0"]["observation"]
+        self.observe_mask = observe_mask
+        self.observation_space = observation_space(rules, observe_mask)
         self.action_space = self.game.action_spaces["player_0"]
         self.learner_seat = 0
         self.opponents: dict[int, Any] = {}
@@ -153,10 +157,26 @@ class SingleAgentEnv(gymnasium.Env):
         return reward
 
     def _observation(self) -> np.ndarray:
-        return self.state.view(self.learner_seat).observation()
+        return observe(self.state.view(self.learner_seat), self.observe_mask)
 
     def _info(self) -> dict:
         return {"learner_seat": self.learner_seat}
+
+
+def observation_space(rules: Rules, observe_mask: bool) -> gymnasium.spaces.Box:
+    low, high = rules.observation_bounds
+    (size,) = rules.observation_shape
+    if observe_mask:
+        size += rules.action_size
+    return gymnasium.spaces.Box(min(low, 0.0), max(high, 1.0), (size,), np.float32)
+
+
+def observe(view, observe_mask: bool) -> np.ndarray:
+    """A seat's policy input: its observation, with its legal-action mask appended."""
+    observation = view.observation()
+    if not observe_mask:
+        return observation
+    return np.concatenate([observation.ravel(), view.legal_action_mask().astype(np.float32)])
 
 
 def _resolve_opponent(opponent: Any, game: str) -> Any:
