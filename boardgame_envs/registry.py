@@ -40,6 +40,12 @@ GAMES: dict[str, GameInfo] = {
             "FactorsMultiples",
             "boardgame_envs.factors_multiples.rules:FactorsMultiplesRules",
         ),
+        GameInfo(
+            "carcassonne_castle",
+            "Carcassonne: The Castle",
+            "CarcassonneCastle",
+            "boardgame_envs.carcassonne_castle.rules:CarcassonneCastleRules",
+        ),
     ]
 }
 

@@ -1,0 +1,616 @@
+"""The castle: placed tiles, features, followers, and where a tile may go next.
+
+Everything here is public information (the board, spec §7); the hidden facts (stack order,
+face-down wall tiles) live in :class:`~.rules.State`. A :class:`Castle` is mutated only by
+the state that owns it; a cloned state shares its castle until either changes it (copy on
+write, see ``State._own_castle``), and a view reads the live castle, so cloning a state and
+building a view are cheap.
+
+Geometry (spec §2.2, §2.3). Locations are indices of the padded grid ``x = -1..10``,
+``y = -1..9`` (12 columns, 11 rows, row-major): ``grid = (y + 1) * 12 + (x + 1)``; the 76
+playable cells and the 7 gates are locations, the rest is wall. Each location has 12 ports
+(slots 0-11 of :mod:`.data`); a port facing an empty playable cell is *open*.
+
+Features (spec §6.1) are kept incrementally in a union-find over *segments*: every segment
+of every placed tile and gate gets an id (in order of placement), and each root carries its
+feature's kind, open-port count, follower counts per seat, location set (size), fountain
+and markets. After each placement the parent array is flattened, so ``parent[seg]`` is
+always the root between placements; that lets an observation gather feature data for
+every slot of the board in one index operation (``parent[seg_at]``, with ``seg_at`` the
+segment of every slot of every location, slot-major).
+
+Legal placements (spec §4 DP1) are kept incrementally too: every empty cell carries a
+*constraint key* ``must << 4 | req``, where bit ``d`` of ``must`` says side ``d`` faces a
+tile or a gate's active side and bit ``d`` of ``req`` says a path is required there. A
+table ``FIT[tile][key]`` gives the rotations that fit, so the placement mask of a tile is
+two array look-ups, whatever the size of the board.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator
+
+import numpy as np
+
+from boardgame_envs.carcassonne_castle.data import (
+    COURT,
+    DX,
+    DY,
+    GATES,
+    HOUSE,
+    NUM_CELLS,
+    NUM_SLOTS,
+    NUM_TILE_TYPES,
+    PATH,
+    PLAYABLE_CELLS,
+    TILE_TYPES,
+    TOWER,
+    Segment,
+)
+
+# -- the padded grid ------------------------------------------------------------------------
+GRID_W, GRID_H = 12, 11
+NUM_GRID = GRID_W * GRID_H  # 132
+WALL = -1
+
+
+def grid_of(x: int, y: int) -> int:
+    return (y + 1) * GRID_W + (x + 1)
+
+
+def xy_of(grid: int) -> tuple[int, int]:
+    return grid % GRID_W - 1, grid // GRID_W - 1
+
+
+CELL_GRID: tuple[int, ...] = tuple(grid_of(x, y) for x, y in PLAYABLE_CELLS)
+GRID_CELL: tuple[int, ...] = tuple(
+    CELL_GRID.index(g) if g in CELL_GRID else -1 for g in range(NUM_GRID)
+)
+GATE_GRID: tuple[int, ...] = tuple(grid_of(g.x, g.y) for g in GATES)
+
+
+def cell_of(x: int, y: int) -> int:
+    """Cell index (spec §2.3) of a playable cell; ValueError for anything else."""
+    g = grid_of(x, y) if -1 <= x <= 10 and -1 <= y <= 9 else -1
+    if g < 0 or GRID_CELL[g] < 0:
+        raise ValueError(f"({x},{y}) is not a playable cell of the castle")
+    return GRID_CELL[g]
+
+
+def _neighbours(cell: int) -> tuple[int, int, int, int]:
+    """Per side: the location across it (a cell or a gate through its active side), or WALL."""
+    x, y = PLAYABLE_CELLS[cell]
+    out = []
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        g = grid_of(nx, ny)
+        if GRID_CELL[g] >= 0:
+            out.append(g)
+        elif any(gate.x == nx and gate.y == ny and gate.side == (d + 2) % 4 for gate in GATES):
+            out.append(g)
+        else:
+            out.append(WALL)
+    return tuple(out)
+
+
+NEIGHBOR: tuple[tuple[int, int, int, int], ...] = tuple(_neighbours(c) for c in range(NUM_CELLS))
+
+# -- ports ------------------------------------------------------------------------------------
+#: Slot of the neighbour's port that a port faces across a shared side (spec §2.2).
+FACING: tuple[int, ...] = tuple((k + 5) % 8 if k % 2 == 0 else (k + 3) % 8 for k in range(8)) + (
+    10,
+    11,
+    8,
+    9,
+)
+#: Side (N E S W) that a slot lies on.
+SLOT_SIDE: tuple[int, ...] = tuple(k // 2 for k in range(8)) + (0, 1, 2, 3)
+#: The three slots of a side: its two half-ports and its path port.
+SIDE_SLOTS: tuple[tuple[int, int, int], ...] = tuple((2 * d, 2 * d + 1, 8 + d) for d in range(4))
+
+# -- location codes: what stands on a grid position -------------------------------------------
+# 0-183 a tile (4 * type + rotation), 184-190 a gate, EMPTY a playable cell, OUTSIDE a wall.
+NUM_TILE_CODES = 4 * NUM_TILE_TYPES
+GATE_CODE = NUM_TILE_CODES
+EMPTY = GATE_CODE + len(GATES)
+OUTSIDE = EMPTY + 1
+NUM_CODES = OUTSIDE + 1
+
+
+def rotate_slot(slot: int, r: int) -> int:
+    """Where base slot ``slot`` lies after ``r`` quarter turns clockwise."""
+    return (slot + 2 * r) % 8 if slot < 8 else 8 + (slot - 8 + r) % 4
+
+
+def _rotated(segment: Segment, r: int) -> Segment:
+    slots = tuple(sorted(rotate_slot(s, r) for s in segment.slots))
+    return Segment(segment.kind, slots, segment.markets, segment.fountain)
+
+
+def _code_tables() -> tuple[tuple, tuple, tuple, tuple]:
+    segments, paths, halves, squares = [], [], [], []
+    for tile in TILE_TYPES:
+        for r in range(4):
+            segments.append(tuple(_rotated(s, r) for s in tile.segments))
+            paths.append(sum(1 << ((d + r) % 4) for d in range(4) if tile.paths[d]))
+            half = [""] * 8
+            for k in range(8):
+                half[(k + 2 * r) % 8] = tile.halves[k]
+            halves.append("".join(half))
+            squares.append(tile.square)
+    for gate in GATES:
+        segments.append(gate.segments)
+        paths.append((1 << gate.side) if gate.path else 0)
+        halves.append("".join(gate.halves.get(k, " ") for k in range(8)))
+        squares.append(False)
+    return tuple(segments), tuple(paths), tuple(halves), tuple(squares)
+
+
+#: Per code: its segments (rotated), path bits (bit d = path at side d), area letter of
+#: half-ports 0-7 (" " where a gate has no port), and whether its paths meet at a square.
+CODE_SEGMENTS, CODE_PATHS, CODE_HALVES, CODE_SQUARE = _code_tables()
+#: Per code: the local segment index owning each slot, -1 where there is no port.
+CODE_SLOT_SEGMENT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(next((i for i, seg in enumerate(segs) if s in seg.slots), -1) for s in range(12))
+    for segs in CODE_SEGMENTS
+)
+
+
+#: Per code, per segment: (kind, fountain, markets, ports per side N E S W, seg_at offsets
+#: slot * NUM_GRID of its slots): what laying a tile writes, ready to use.
+CODE_ROWS: tuple[tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
+    tuple(
+        (
+            seg.kind,
+            int(seg.fountain),
+            seg.markets,
+            tuple(sum(SLOT_SIDE[slot] == d for slot in seg.slots) for d in range(4)),
+            tuple(slot * NUM_GRID for slot in seg.slots),
+        )
+        for seg in segments
+    )
+    for segments in CODE_SEGMENTS
+)
+
+
+def _fit_table() -> np.ndarray:
+    """FIT[tile, key] = bit r set when rotation r satisfies the constraint key (DP1)."""
+    fit = np.zeros((NUM_TILE_TYPES, 256), dtype=np.uint8)
+    for t in range(NUM_TILE_TYPES):
+        for must in range(1, 16):
+            for req in range(16):
+                if req & ~must:
+                    continue
+                bits = 0
+                for r in range(4):
+                    if CODE_PATHS[4 * t + r] & must == req:
+                        bits |= 1 << r
+                fit[t, must << 4 | req] = bits
+    return fit
+
+
+FIT = _fit_table()
+#: ROTATIONS[bits] = bool row of the 4 rotations in a 4-bit set.
+ROTATIONS = np.array([[bits >> r & 1 for r in range(4)] for bits in range(16)], dtype=bool)
+
+# -- public planes ----------------------------------------------------------------------------
+# For observations the castle keeps, up to date after every change, (a) 50 float32 planes
+# over the grid describing what stands on each location (channels 0-49 of the observation,
+# documented in :mod:`.encoding`) and (b) per root segment four float32 numbers: seat 0's
+# followers / 6, seat 1's followers / 6, complete (a tower, house or path with no open
+# port), size / 16. With ``parent[seg_at]`` (the feature of every slot of every location)
+# an observation reads channels 50-97 with one gather per number.
+STATIC_PLANES = 50
+# static plane channels
+P_PLAYABLE, P_NOT_PLAYABLE, P_GATE, P_OCCUPIED = 0, 1, 2, 3
+P_AREA = 4  # + 3 * half-port + (T, H, C)
+P_PATHS = 28  # + side
+P_PATH_LINKS = 32  # + index of the side pair in LINK_PAIRS
+P_FOUNTAIN = 38  # + side
+P_MARKETS = 42  # + half-port
+#: The path-port pairs of channels 32-37: NE, NS, NW, ES, EW, SW.
+LINK_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+
+
+def _location_planes() -> np.ndarray:
+    """LOCATION_PLANES[code] = channels 0-49 of a location holding ``code``."""
+    table = np.zeros((NUM_CODES, STATIC_PLANES), dtype=np.float32)
+    for code in range(NUM_CODES):
+        row = table[code]
+        if code == OUTSIDE:
+            row[P_NOT_PLAYABLE] = 1
+            continue
+        if code == EMPTY:
+            row[P_PLAYABLE] = 1
+            continue
+        gate = code >= GATE_CODE
+        row[P_NOT_PLAYABLE if gate else P_PLAYABLE] = 1
+        row[P_GATE] = gate
+        row[P_OCCUPIED] = 1
+        for k, letter in enumerate(CODE_HALVES[code]):
+            if letter != " ":
+                row[P_AREA + 3 * k + "THC".index(letter)] = 1
+        for d in range(4):
+            row[P_PATHS + d] = CODE_PATHS[code] >> d & 1
+        for seg in CODE_SEGMENTS[code]:
+            if seg.kind == PATH:
+                sides = [slot - 8 for slot in seg.slots]
+                for i, (a, b) in enumerate(LINK_PAIRS):
+                    if a in sides and b in sides:
+                        row[P_PATH_LINKS + i] = 1
+                for d in sides:
+                    row[P_FOUNTAIN + d] = seg.fountain
+            elif seg.kind == COURT:
+                for k in seg.slots:
+                    row[P_MARKETS + k] = seg.markets / 2
+    return table
+
+
+LOCATION_PLANES = _location_planes()
+
+# -- segments ---------------------------------------------------------------------------------
+MAX_SEGMENTS = 512  # 60 tiles x <= 8 segments + 15 gate segments < 511
+NO_SEGMENT = MAX_SEGMENTS - 1  # a dummy segment: no kind, no followers, size 0
+NO_KIND = 4
+
+
+class Castle:
+    """The board: tiles, gates, features, followers, and the frontier of legal cells.
+
+    Per-segment data sits in ``array.array`` / ``bytearray`` buffers: scalar reads and
+    writes at list speed while laying a tile, and zero-copy numpy views (:meth:`arrays`)
+    for whole-board gathers in an observation. Only a root's entries are meaningful.
+    """
+
+    __slots__ = (
+        "parent",
+        "kind",
+        "open",
+        "count",
+        "size",
+        "fountain",
+        "markets",
+        "locs",
+        "seg_at",
+        "code",
+        "key",
+        "num_segments",
+        "followers",
+        "history",
+        "planes",
+        "table",
+        "_arrays",
+    )
+
+    def __init__(self) -> None:
+        self.parent = array("q", range(MAX_SEGMENTS))
+        self.kind = bytearray([NO_KIND]) * MAX_SEGMENTS
+        self.open = array("h", bytes(2 * MAX_SEGMENTS))  # open ports
+        self.count = bytearray(2 * MAX_SEGMENTS)  # followers of seat p at p * 512 + root
+        self.size = array("h", bytes(2 * MAX_SEGMENTS))  # distinct locations
+        self.fountain = bytearray(MAX_SEGMENTS)
+        self.markets = bytearray(MAX_SEGMENTS)
+        self.locs: list[int] = [0] * MAX_SEGMENTS  # bit g set: location g is in the feature
+        self.seg_at = array("q", [NO_SEGMENT]) * (NUM_SLOTS * NUM_GRID)  # slot * 132 + grid
+        self.code = array("q", [OUTSIDE]) * NUM_GRID
+        for g in CELL_GRID:
+            self.code[g] = EMPTY
+        self.key = array("q", bytes(8 * NUM_CELLS))  # constraint key per cell
+        self.num_segments = 0
+        #: grid -> (seat, slot) of the one follower on that tile (at most one per tile).
+        self.followers: dict[int, tuple[int, int]] = {}
+        #: (cell, code, seat) of every placed tile, in order: the facts the rest derives from.
+        self.history: list[tuple[int, int, int]] = []
+        self._arrays: dict[str, np.ndarray] | None = None
+        for gate in GATES:
+            g = GATE_GRID[gate.index]
+            self.code[g] = GATE_CODE + gate.index
+            self._add_segments(g, GATE_CODE + gate.index, (True, True, True, True))
+        for cell in range(NUM_CELLS):
+            for d, nb in enumerate(NEIGHBOR[cell]):
+                if nb >= 0 and GRID_CELL[nb] < 0:  # a gate's active side
+                    self._constrain(cell, d, CODE_PATHS[self.code[nb]] >> ((d + 2) % 4) & 1)
+        #: per root, 4 floats at 4 * root: followers of seat 0 / 6, of seat 1 / 6, complete,
+        #: size / 16
+        self.table = array("f", bytes(16 * MAX_SEGMENTS))
+        self.planes = LOCATION_PLANES[self.arrays()["code"]].T.copy()
+        for root in range(self.num_segments):
+            self._sync(root)
+
+    def clone(self) -> Castle:
+        other = Castle.__new__(Castle)
+        other.parent = self.parent[:]
+        other.kind = self.kind[:]
+        other.open = self.open[:]
+        other.count = self.count[:]
+        other.size = self.size[:]
+        other.fountain = self.fountain[:]
+        other.markets = self.markets[:]
+        other.locs = self.locs[:]
+        other.seg_at = self.seg_at[:]
+        other.code = self.code[:]
+        other.key = self.key[:]
+        other.num_segments = self.num_segments
+        other.followers = dict(self.followers)
+        other.history = self.history[:]
+        other.planes = self.planes.copy()
+        other.table = self.table[:]
+        other._arrays = None
+        return other
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Read-only numpy views of the buffers (no copy): ``parent``, ``kind``, ``open``,
+        ``count`` (2 x 512), ``size``, ``seg_at``, ``code``, ``key``, and ``table`` (per root
+        its four float32 numbers, seen as one complex128)."""
+        if self._arrays is None:
+            views = {
+                "parent": np.frombuffer(self.parent, dtype=np.int64),
+                "kind": np.frombuffer(self.kind, dtype=np.uint8),
+                "open": np.frombuffer(self.open, dtype=np.int16),
+                "count": np.frombuffer(self.count, dtype=np.uint8).reshape(2, MAX_SEGMENTS),
+                "size": np.frombuffer(self.size, dtype=np.int16),
+                "seg_at": np.frombuffer(self.seg_at, dtype=np.int64),
+                "code": np.frombuffer(self.code, dtype=np.int64),
+                "key": np.frombuffer(self.key, dtype=np.int64),
+                # one complex128 per root = its 4 float32 numbers: one gather reads all four
+                "table": np.frombuffer(self.table, dtype=np.complex128),
+            }
+            for view in views.values():
+                view.flags.writeable = False
+            self._arrays = views
+        return self._arrays
+
+    # -- queries ----------------------------------------------------------------------------
+    def is_empty(self, cell: int) -> bool:
+        return self.code[CELL_GRID[cell]] == EMPTY
+
+    def tile_at(self, cell: int) -> tuple[int, int] | None:
+        """(tile type, rotation) on ``cell``, or None."""
+        code = self.code[CELL_GRID[cell]]
+        return (code // 4, code % 4) if code < NUM_TILE_CODES else None
+
+    def find(self, segment: int) -> int:
+        parent = self.parent
+        while parent[segment] != segment:
+            segment = parent[segment]
+        return segment
+
+    def segment_at(self, grid: int, slot: int) -> int:
+        """The segment owning ``slot`` of the location ``grid`` (NO_SEGMENT if none)."""
+        return self.seg_at[slot * NUM_GRID + grid]
+
+    def feature_at(self, grid: int, slot: int) -> int:
+        """The feature (root segment) owning ``slot`` of location ``grid``, or NO_SEGMENT."""
+        return self.find(self.seg_at[slot * NUM_GRID + grid])
+
+    def followers_on(self, root: int) -> tuple[int, int]:
+        return self.count[root], self.count[MAX_SEGMENTS + root]
+
+    def is_complete(self, root: int) -> bool:
+        return self.kind[root] in (TOWER, HOUSE, PATH) and self.open[root] == 0
+
+    def value(self, root: int) -> int:
+        """Points of a tower, house or path if scored (spec §6.3): 2, 1, 1 or 2 per tile."""
+        kind, size = self.kind[root], self.size[root]
+        if kind == TOWER or (kind == PATH and self.fountain[root]):
+            return 2 * size
+        return size if kind in (HOUSE, PATH) else 0
+
+    def locations(self, root: int) -> list[int]:
+        """Grid positions of the feature's locations."""
+        mask = self.locs[root]
+        return [g for g in range(NUM_GRID) if mask >> g & 1]
+
+    def roots(self) -> Iterator[int]:
+        """Every feature once (its root segment), in segment order."""
+        parent = self.parent
+        for s in range(self.num_segments):
+            if parent[s] == s:
+                yield s
+
+    def placement_mask(self, tile: int) -> np.ndarray:
+        """bool[76 * 4]: cell ``c`` in rotation ``r`` at index ``4c + r`` is legal (DP1)."""
+        return ROTATIONS[FIT[tile][self.arrays()["key"]]].ravel()
+
+    def has_placement(self, tile: int) -> bool:
+        return bool(FIT[tile][self.arrays()["key"]].any())
+
+    def frontier(self) -> list[int]:
+        """Empty cells touching a tile or a gate's active side."""
+        return [cell for cell in range(NUM_CELLS) if self.key[cell]]
+
+    def open_segments(self, cell: int) -> list[int]:
+        """Lowest slots of the segments of the tile on ``cell`` whose feature has no
+        follower (where DP2 may put one)."""
+        g = CELL_GRID[cell]
+        count = self.count
+        out = []
+        for seg in CODE_SEGMENTS[self.code[g]]:
+            root = self.find(self.seg_at[seg.lowest * NUM_GRID + g])
+            if not count[root] and not count[MAX_SEGMENTS + root]:
+                out.append(seg.lowest)
+        out.sort()
+        return out
+
+    def feature_named(self, cell: int, name: int) -> int:
+        """The feature an ORDER index names (spec §11.1) relative to the tile on ``cell``:
+        304 + s: the one owning slot s of that tile; 318 + k: the one owning the half-port
+        that faces its half-port k."""
+        g = CELL_GRID[cell]
+        if name < 318:
+            return self.feature_at(g, name - 304)
+        k = name - 318
+        nb = NEIGHBOR[cell][SLOT_SIDE[k]]
+        return self.feature_at(nb, FACING[k]) if nb >= 0 else NO_SEGMENT
+
+    def largest_empty_region(self) -> int:
+        """L of spec §6.8 F1: the most empty playable cells connected through sides."""
+        seen: set[int] = set()
+        best = 0
+        for start in range(NUM_CELLS):
+            if start in seen or not self.is_empty(start):
+                continue
+            seen.add(start)
+            todo, size = [start], 0
+            while todo:
+                cell = todo.pop()
+                size += 1
+                for nb in NEIGHBOR[cell]:
+                    if nb >= 0 and GRID_CELL[nb] >= 0:
+                        other = GRID_CELL[nb]
+                        if other not in seen and self.is_empty(other):
+                            seen.add(other)
+                            todo.append(other)
+            best = max(best, size)
+        return best
+
+    @classmethod
+    def replay(
+        cls,
+        history: list[tuple[int, int, int]],
+        followers: dict[int, tuple[int, int]],
+    ) -> Castle:
+        """The castle after ``history`` (cell, code, seat), with ``followers`` {grid: (seat,
+        slot)} on it. No checks: see ``rules.State.from_dict`` for a validating rebuild."""
+        castle = cls()
+        for cell, code, seat in history:
+            castle.place(cell, code // 4, code % 4, seat)
+        for g, (seat, slot) in sorted(followers.items()):
+            castle.add_follower(GRID_CELL[g], slot, seat)
+        return castle
+
+    # -- changes (only by the owning state) -----------------------------------------------------
+    def place(self, cell: int, tile: int, rotation: int, seat: int) -> list[int]:
+        """Lay a tile (legality is the caller's business); return the ORDER names of the
+        features it completes (spec §4 scoring resolution, cases a and b), ascending."""
+        g = CELL_GRID[cell]
+        code = 4 * tile + rotation
+        code_at, seg_at, kind, open_ = self.code, self.seg_at, self.kind, self.open
+        neighbours = NEIGHBOR[cell]
+        faces_empty = tuple(nb >= 0 and code_at[nb] == EMPTY for nb in neighbours)
+        first = self._add_segments(g, code, faces_empty)
+        code_at[g] = code
+        self.history.append((cell, code, seat))
+        touched = []
+        unions = 0
+        for d in range(4):
+            nb = neighbours[d]
+            if nb < 0 or faces_empty[d]:
+                continue
+            for slot in SIDE_SLOTS[d]:
+                theirs = seg_at[FACING[slot] * NUM_GRID + nb]
+                if theirs == NO_SEGMENT:
+                    continue
+                open_[self.find(theirs)] -= 1  # that port faced this empty cell
+                touched.append(theirs)
+                mine = seg_at[slot * NUM_GRID + g]
+                if mine != NO_SEGMENT and kind[mine] == kind[theirs]:
+                    unions += self._union(mine, theirs)
+        # the frontier: this cell is taken, its empty neighbours now face it
+        self.key[cell] = 0
+        paths = CODE_PATHS[code]
+        for d in range(4):
+            if faces_empty[d]:
+                self._constrain(GRID_CELL[neighbours[d]], (d + 2) % 4, paths >> d & 1)
+        self._flatten(unions)
+        self.planes[:, g] = LOCATION_PLANES[code]
+        parent = self.parent
+        own = {parent[s] for s in range(first, self.num_segments)}
+        candidates = own.union([parent[s] for s in touched])
+        names = []
+        for root in candidates:
+            self._sync(root)
+            if open_[root] or kind[root] == COURT:
+                continue
+            if root in own:
+                slot = next(s for s in range(NUM_SLOTS) if parent[seg_at[s * NUM_GRID + g]] == root)
+                names.append(304 + slot)
+            else:
+                k = next(k for k in range(8) if self.feature_named(cell, 318 + k) == root)
+                names.append(318 + k)
+        names.sort()
+        return names
+
+    def add_follower(self, cell: int, slot: int, seat: int) -> None:
+        g = CELL_GRID[cell]
+        root = self.feature_at(g, slot)
+        self.count[seat * MAX_SEGMENTS + root] += 1
+        self.followers[g] = (seat, slot)
+        self._sync(root)
+
+    def release(self, root: int) -> list[int]:
+        """Take every follower off a feature; return their seats (spec §6.4)."""
+        seats = []
+        for g, (seat, slot) in list(self.followers.items()):
+            if self.feature_at(g, slot) == root:
+                seats.append(seat)
+                del self.followers[g]
+        self.count[root] = 0
+        self.count[MAX_SEGMENTS + root] = 0
+        self._sync(root)
+        return seats
+
+    def _add_segments(self, g: int, code: int, faces_empty: tuple[bool, ...]) -> int:
+        """Create the segments of the tile or gate with ``code`` on ``g``; return the first
+        id. A port is open when the side it lies on faces an empty playable cell (a gate's
+        ports all face its cell)."""
+        first = s = self.num_segments
+        kind, open_, size = self.kind, self.open, self.size
+        fountain, markets, locs, seg_at = self.fountain, self.markets, self.locs, self.seg_at
+        bit = 1 << g
+        e0, e1, e2, e3 = faces_empty
+        for seg_kind, seg_fountain, seg_markets, ports, offsets in CODE_ROWS[code]:
+            kind[s] = seg_kind
+            open_[s] = ports[0] * e0 + ports[1] * e1 + ports[2] * e2 + ports[3] * e3
+            size[s] = 1
+            fountain[s] = seg_fountain
+            markets[s] = seg_markets
+            locs[s] = bit
+            for offset in offsets:
+                seg_at[offset + g] = s
+            s += 1
+        self.num_segments = s
+        return first
+
+    def _constrain(self, cell: int, side: int, path: int) -> None:
+        self.key[cell] |= (1 << (4 + side)) | (path << side)
+
+    def _union(self, a: int, b: int) -> int:
+        """Merge the features of two segments; 1 if they were two, else 0."""
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return 0
+        if ra > rb:
+            ra, rb = rb, ra  # the older segment stays the root
+        self.parent[rb] = ra
+        self.open[ra] += self.open[rb]
+        count = self.count
+        count[ra] += count[rb]
+        count[MAX_SEGMENTS + ra] += count[MAX_SEGMENTS + rb]
+        self.fountain[ra] |= self.fountain[rb]
+        self.markets[ra] += self.markets[rb]
+        self.locs[ra] |= self.locs[rb]
+        self.size[ra] = self.locs[ra].bit_count()
+        return 1
+
+    def _sync(self, root: int) -> None:
+        """The four float columns of a root from its integer data."""
+        table, i = self.table, 4 * root
+        table[i] = self.count[root] / 6
+        table[i + 1] = self.count[MAX_SEGMENTS + root] / 6
+        table[i + 2] = self.open[root] == 0 and self.kind[root] in (TOWER, HOUSE, PATH)
+        table[i + 3] = self.size[root] / 16
+
+    def _flatten(self, unions: int) -> None:
+        """Point every segment straight at its root again (numpy, on the buffer itself).
+
+        Before a placement every chain has one link at most; each union of the placement
+        adds at most one, so after ``unions`` merges a chain has at most ``unions + 1``
+        links, and each pointer jump ``parent = parent[parent]`` halves that.
+        """
+        if not unions:
+            return
+        parent = np.frombuffer(self.parent, dtype=np.int64)[: self.num_segments]
+        for _ in range(unions.bit_length()):  # ceil(log2(unions + 1)) jumps
+            parent[:] = parent[parent]

@@ -1,0 +1,368 @@
+"""Carcassonne: The Castle as text a person can play from, and as an RGB picture.
+
+Text: every grid position is a block of 5 x 3 characters showing the 12 ports of what
+stands there, clockwise from the top-left corner like the spec's port diagram::
+
+    Wb Na N Nb Ea      HH|TT    T tower, H house, C court; | or - a path at a side's middle
+    W  f  o  m  E      H0| T    f a follower's seat (or * on the tile just placed)
+    Wa Sb S Sa Eb      HH|TT    o the path hub; m one market, M two
+
+Path hubs: ``|`` / ``-`` straight, ``+`` curve or junction, ``#`` a square (it ends every
+path), ``o`` a dead end at a building, ``~`` a fountain. An empty cell shows its cell index
+when the drawn tile fits there (the PLACE actions are ``4 * index + rotation``), else ``.``;
+the wall is ``#####``; a gate shows its name (``G1`` … ``G7``). Followers are listed under
+the map with their slots, and the legal actions (other than placements) with their meaning.
+
+Picture: :func:`render_rgb` draws the castle (half-port triangles coloured by area type,
+paths, squares, fountains, markets, followers in seat colours, keeps, gates, the last tile
+framed), and a side panel with the score track (corner towers, stocked ones marked), the
+scores, the followers in supply, the wall tiles held and the drawn tile.
+:func:`save_png` writes it to a file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from boardgame_envs.carcassonne_castle.castle import (
+    CELL_GRID,
+    CODE_HALVES,
+    CODE_PATHS,
+    CODE_SEGMENTS,
+    CODE_SQUARE,
+    EMPTY,
+    GATE_CODE,
+    GRID_CELL,
+    GRID_H,
+    GRID_W,
+    NUM_TILE_CODES,
+    OUTSIDE,
+    xy_of,
+)
+from boardgame_envs.carcassonne_castle.data import (
+    KIND_NAMES,
+    PATH,
+    SLOT_NAMES,
+    STOCKED_CORNERS,
+    TILE_TYPES,
+    WALL_NAMES,
+)
+from boardgame_envs.core import image
+
+if TYPE_CHECKING:
+    from boardgame_envs.carcassonne_castle.rules import State
+
+
+# -- text ---------------------------------------------------------------------------------------
+def _hub(code: int) -> str:
+    paths = CODE_PATHS[code]
+    if not paths:
+        return " "
+    if any(seg.fountain for seg in CODE_SEGMENTS[code]):
+        return "~"
+    if code < NUM_TILE_CODES and CODE_SQUARE[code]:
+        return "#"
+    sides = [d for d in range(4) if paths >> d & 1]
+    if len(sides) == 1:
+        return "o"
+    if sides == [0, 2]:
+        return "|"
+    if sides == [1, 3]:
+        return "-"
+    return "+"
+
+
+def _middle(code: int, side: int) -> str:
+    """The middle point of a side: a path, or the area if both halves agree."""
+    if CODE_PATHS[code] >> side & 1:
+        return "|" if side in (0, 2) else "-"
+    a, b = CODE_HALVES[code][2 * side], CODE_HALVES[code][2 * side + 1]
+    return a if a == b else " "
+
+
+def tile_block(code: int, follower: str = " ") -> list[str]:
+    """Three 5-character rows showing a tile (or gate) with ``code``."""
+    h = CODE_HALVES[code]
+    markets = " mM"[sum(seg.markets for seg in CODE_SEGMENTS[code])]
+    centre = follower + _hub(code) + markets
+    if code >= GATE_CODE:  # a gate: its name, and its market if any
+        centre = f"G{code - GATE_CODE + 1}" + markets
+    return [
+        h[7] + h[0] + _middle(code, 0) + h[1] + h[2],
+        _middle(code, 3) + centre + _middle(code, 1),
+        h[6] + h[5] + _middle(code, 2) + h[4] + h[3],
+    ]
+
+
+def render_text(state: State, seat: int | None = None) -> str:
+    """The whole position (all of it is public, apart from the stack order and the
+    face-down wall tiles, which are never shown)."""
+    castle = state.castle
+    fits = set()
+    if state.tile is not None and state.phase == "PLACE":
+        mask = castle.placement_mask(state.tile)
+        fits = {cell for cell in range(len(CELL_GRID)) if mask[4 * cell : 4 * cell + 4].any()}
+    lines = [_header(state, seat)]
+    lines.append("     " + "".join(f"{x:^6}" for x in range(-1, GRID_W - 1)))
+    for row in range(GRID_H):
+        blocks = []
+        for col in range(GRID_W):
+            g = row * GRID_W + col
+            code = int(castle.code[g])
+            if code == OUTSIDE:
+                blocks.append(["#####"] * 3)
+            elif code == EMPTY:
+                cell = GRID_CELL[g]
+                label = f"{cell:^5}" if cell in fits else "  .  "
+                blocks.append(["     ", label, "     "])
+            else:
+                follower = castle.followers.get(g)
+                mark = str(follower[0]) if follower else " "
+                if g == CELL_GRID[state.last_cell] if state.last_cell is not None else False:
+                    mark = mark if follower else "*"
+                blocks.append(tile_block(code, mark))
+        for i in range(3):
+            label = f"{row - 1:>3}  " if i == 1 else "     "
+            lines.append(label + " ".join(block[i] for block in blocks))
+    if castle.followers:
+        items = []
+        for g, (owner, slot) in sorted(castle.followers.items()):
+            x, y = xy_of(g)
+            root = castle.feature_at(g, slot)
+            items.append(f"P{owner} {KIND_NAMES[int(castle.kind[root])]} ({x},{y}) slot {slot}")
+        lines.append("  followers: " + "; ".join(items))
+    lines += _tile_lines(state)
+    if not state.is_terminal() and state.phase != "PLACE":
+        choices = [f"{a}: {state.describe_action(a)}" for a in state.legal_actions()]
+        lines.append("  choices: " + " · ".join(choices))
+    elif state.phase == "PLACE":
+        lines.append("  choices: 4 x cell + rotation, for a cell showing its index (r0..r3 below)")
+    if state.events:
+        lines.append("  lately: " + "; ".join(state.events))
+    return "\n".join(lines)
+
+
+def _header(state: State, seat: int | None) -> str:
+    you = f" · you are P{seat}" if seat is not None else ""
+    if state.is_terminal():
+        winners = state.winners()
+        result = "draw" if len(winners) == 2 else f"P{winners[0]} wins"
+        head = f"Carcassonne: The Castle · game over · {result}{you}"
+    else:
+        extra = " (extra turn)" if state.extra_turn else ""
+        head = (
+            f"Carcassonne: The Castle · turn {state.turn}{extra} · P{state.active} to decide: "
+            f"{state.phase}{you} · stack {len(state.stack)} · set aside {len(state.discards)}"
+        )
+    lines = [head]
+    for s in range(2):
+        keep = state.keeps[s]
+        walls = " ".join(f"{k}({WALL_NAMES[k]})" for k, _ in sorted(state.held[s])) or "-"
+        lines.append(
+            f"{'>' if s == state.current_player else ' '} P{s}: score {state.scores_[s]} "
+            f"(track {state.scores_[s] % 100}) · followers {state.supply[s]} · "
+            f"keep {keep[0] if keep else '-'} · wall tiles {walls}"
+        )
+    stocked = [
+        f"{c.name}({c.spaces[0]}/{c.spaces[1]})"
+        for c, kind in zip(STOCKED_CORNERS, state.corners)
+        if kind
+    ]
+    lines.append("  corners with a wall tile: " + (" ".join(stocked) or "none"))
+    if state.groups[0] or state.groups[1] or state.doubling is not None:
+        lines.append(
+            f"  pending: P{state.active}'s {state.groups[0]}, P{1 - state.active}'s "
+            f"{state.groups[1]}, doubling {state.doubling}"
+        )
+    for s in range(2):
+        for label, points in state.final[s]:
+            lines.append(f"  final: P{s} +{points} ({label})")
+    return "\n".join(lines)
+
+
+def _tile_lines(state: State) -> list[str]:
+    if state.tile is None:
+        return []
+    name = TILE_TYPES[state.tile].name
+    blocks = [tile_block(4 * state.tile + r) for r in range(4)]
+    lines = [f"  drawn tile {name}, rotations r0..r3:"]
+    for i in range(3):
+        lines.append("    " + "   ".join(f"{b[i]}" for b in blocks))
+    return lines
+
+
+# -- picture ------------------------------------------------------------------------------------
+TILE_PX = 40
+PANEL_PX = 200
+AREA_COLOURS = {
+    "T": (150, 150, 162),
+    "H": (196, 72, 56),
+    "C": (118, 176, 86),
+}
+PATH_COLOUR = (232, 210, 150)
+PATH_EDGE = (150, 120, 70)
+WALL_COLOUR = (84, 72, 64)
+EMPTY_COLOUR = (238, 230, 208)
+FIT_COLOUR = (250, 244, 170)
+GRID_COLOUR = (60, 50, 44)
+FOUNTAIN_COLOUR = (120, 220, 250)
+MARKET_COLOUR = (250, 200, 30)
+SEAT_COLOURS = ((40, 90, 220), (240, 150, 20))
+CORNER_COLOUR = (120, 104, 92)
+
+
+def _triangle(x: int, y: int, k: int) -> list[tuple[float, float]]:
+    """The triangle of half-port ``k`` of the tile with top-left (x, y): the centre and
+    the half side the port covers (border points k and k + 1 of a clockwise walk from
+    the north-west corner)."""
+    t, h = TILE_PX, TILE_PX / 2
+    walk = [(x, y), (x + h, y), (x + t, y), (x + t, y + h), (x + t, y + t), (x + h, y + t)]
+    walk += [(x, y + t), (x, y + h), (x, y)]
+    return [(x + h, y + h), walk[k], walk[k + 1]]
+
+
+def _side_mid(x: int, y: int, d: int) -> tuple[float, float]:
+    h = TILE_PX / 2
+    return [(x + h, y), (x + TILE_PX, y + h), (x + h, y + TILE_PX), (x, y + h)][d]
+
+
+def _anchor(x: int, y: int, slot: int) -> tuple[float, float]:
+    """Where a follower on the segment with this lowest slot is drawn."""
+    h = TILE_PX / 2
+    if slot >= 8:
+        mx, my = _side_mid(x, y, slot - 8)
+        return (mx + (x + h)) / 2, (my + (y + h)) / 2
+    tri = _triangle(x, y, slot)
+    return sum(p[0] for p in tri) / 3, sum(p[1] for p in tri) / 3
+
+
+def _draw_code(img: np.ndarray, x: int, y: int, code: int) -> None:
+    """A tile or a gate with top-left (x, y)."""
+    halves = CODE_HALVES[code]
+    for k in range(8):
+        if halves[k] != " ":
+            image.fill_polygon(img, _triangle(x, y, k), AREA_COLOURS[halves[k]])
+    h = TILE_PX / 2
+    centre = (x + h, y + h)
+    width = max(TILE_PX // 6, 2)
+    square = code < NUM_TILE_CODES and CODE_SQUARE[code]
+    for seg in CODE_SEGMENTS[code]:
+        if seg.kind != PATH:
+            continue
+        for slot in seg.slots:
+            image.draw_line(img, _side_mid(x, y, slot - 8), centre, PATH_COLOUR, width)
+        if len(seg.slots) == 1 and not square and code < NUM_TILE_CODES:
+            image.fill_circle(img, centre[0], centre[1], width * 0.7, PATH_EDGE)  # dead end
+        if seg.fountain:
+            image.fill_circle(img, centre[0], centre[1], width * 0.9, FOUNTAIN_COLOUR)
+    if square:
+        s = TILE_PX // 3
+        image.fill_rect(img, int(x + h - s / 2), int(y + h - s / 2), s, s, PATH_COLOUR)
+        image.outline_rect(img, int(x + h - s / 2), int(y + h - s / 2), s, s, PATH_EDGE)
+    for seg in CODE_SEGMENTS[code]:
+        for i in range(seg.markets):
+            ax, ay = _anchor(x, y, seg.slots[-1])
+            image.fill_rect(img, int(ax) - 3 + 7 * i, int(ay) - 3, 6, 6, MARKET_COLOUR)
+
+
+def _draw_castle(img: np.ndarray, state: State) -> None:
+    castle = state.castle
+    fits = None
+    if state.tile is not None and state.phase == "PLACE":
+        fits = castle.placement_mask(state.tile).reshape(-1, 4).any(axis=1)
+    for g in range(GRID_W * GRID_H):
+        x, y = (g % GRID_W) * TILE_PX, (g // GRID_W) * TILE_PX
+        code = int(castle.code[g])
+        if code == OUTSIDE:
+            image.fill_rect(img, x, y, TILE_PX, TILE_PX, WALL_COLOUR)
+            continue
+        if code == EMPTY:
+            lit = fits is not None and fits[GRID_CELL[g]]
+            image.fill_rect(img, x, y, TILE_PX, TILE_PX, FIT_COLOUR if lit else EMPTY_COLOUR)
+        else:
+            if code >= GATE_CODE:
+                image.fill_rect(img, x, y, TILE_PX, TILE_PX, WALL_COLOUR)
+            _draw_code(img, x, y, code)
+        image.outline_rect(img, x, y, TILE_PX, TILE_PX, GRID_COLOUR)
+    for seat in range(2):
+        keep = state.keeps[seat]
+        if keep is None:
+            continue
+        for g in keep[1]:
+            x, y = (g % GRID_W) * TILE_PX, (g // GRID_W) * TILE_PX
+            image.outline_rect(
+                img,
+                x + 2 + 3 * seat,
+                y + 2 + 3 * seat,
+                TILE_PX - 4 - 6 * seat,
+                TILE_PX - 4 - 6 * seat,
+                SEAT_COLOURS[seat],
+                2,
+            )
+    for g, (seat, slot) in castle.followers.items():
+        x, y = (g % GRID_W) * TILE_PX, (g // GRID_W) * TILE_PX
+        ax, ay = _anchor(x, y, slot)
+        image.fill_circle(img, ax, ay, TILE_PX / 7 + 1, image.BLACK)
+        image.fill_circle(img, ax, ay, TILE_PX / 7, SEAT_COLOURS[seat])
+    if state.last_cell is not None:
+        g = CELL_GRID[state.last_cell]
+        x, y = (g % GRID_W) * TILE_PX, (g // GRID_W) * TILE_PX
+        image.outline_rect(img, x, y, TILE_PX, TILE_PX, SEAT_COLOURS[state.active], 3)
+
+
+def _draw_panel(img: np.ndarray, state: State, left: int) -> None:
+    cell = 18
+    top = 34
+    for s in range(2):  # scores at the top
+        image.fill_rect(img, left + 10 + 95 * s, 8, 14, 14, SEAT_COLOURS[s])
+        image.draw_text(img, left + 30 + 95 * s, 8, str(state.scores_[s]), image.BLACK, 2)
+    stocked = {sp for c, kind in zip(STOCKED_CORNERS, state.corners) if kind for sp in c.spaces}
+    corner_spaces = {sp for c in STOCKED_CORNERS for sp in c.spaces} | {0, 1}
+    for space in range(100):
+        x = left + 10 + (space % 10) * cell
+        y = top + (space // 10) * cell
+        colour = CORNER_COLOUR if space in corner_spaces else EMPTY_COLOUR
+        image.fill_rect(img, x, y, cell - 2, cell - 2, colour)
+        if space in stocked:
+            image.fill_rect(img, x + 5, y + 5, 6, 6, MARKET_COLOUR)
+    for s in range(2):
+        space = state.scores_[s] % 100
+        x = left + 10 + (space % 10) * cell + 4 + 6 * s
+        y = top + (space // 10) * cell + 8
+        image.fill_circle(img, x, y, 5, image.BLACK)
+        image.fill_circle(img, x, y, 4, SEAT_COLOURS[s])
+    y = top + 10 * cell + 10
+    for s in range(2):  # followers in supply, wall tiles held
+        image.fill_rect(img, left + 10, y, 14, 14, SEAT_COLOURS[s])
+        for i in range(state.supply[s]):
+            image.fill_circle(img, left + 34 + 12 * i, y + 7, 4, SEAT_COLOURS[s])
+        for i, (kind, _) in enumerate(sorted(state.held[s])):
+            wx = left + 10 + 20 * (i % 9)
+            wy = y + 20 + 20 * (i // 9)
+            image.fill_rect(img, wx, wy, 18, 18, CORNER_COLOUR)
+            image.draw_text(img, wx + 6, wy + 4, str(kind), image.WHITE, 2)
+        y += 70
+    if state.tile is not None:
+        image.fill_rect(img, left + 8, y - 2, TILE_PX + 4, TILE_PX + 4, image.BLACK)
+        _draw_code(img, left + 10, y, 4 * state.tile)
+
+
+def render_rgb(state: State) -> np.ndarray:
+    """The position as an ``uint8[440, 680, 3]`` picture."""
+    width = GRID_W * TILE_PX + PANEL_PX
+    height = GRID_H * TILE_PX
+    img = image.canvas(width, height, (245, 240, 230))
+    _draw_castle(img, state)
+    _draw_panel(img, state, GRID_W * TILE_PX)
+    return img
+
+
+def save_png(state: State, path: str | Path) -> Path:
+    """Write :func:`render_rgb` of ``state`` to a PNG file; returns the path."""
+    return image.save_png(render_rgb(state), path)
+
+
+__all__ = ["render_rgb", "render_text", "save_png", "tile_block", "SLOT_NAMES"]

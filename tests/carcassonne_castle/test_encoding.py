@@ -1,0 +1,159 @@
+"""The observation tensor: layout, range, point of view; the picture and the text."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardgame_envs.carcassonne_castle import encoding as enc
+from boardgame_envs.carcassonne_castle.castle import grid_of
+from boardgame_envs.carcassonne_castle.data import HOUSE_X2, TOWER_X2
+from boardgame_envs.carcassonne_castle.render import render_rgb, save_png
+from boardgame_envs.carcassonne_castle.rules import NUM_ACTIONS
+from tests.carcassonne_castle.helpers import PASS, RULES, A, B, place, play, position
+
+
+def at(channel: int, x: int, y: int) -> int:
+    return channel * 132 + grid_of(x, y)
+
+
+def test_layout_blocks_tile_the_tensor():
+    vector = [
+        (enc.TILE, 46),
+        (enc.PHASE, 5),
+        (enc.PENDING_MINE, 20),
+        (enc.PENDING_OPP, 20),
+        (enc.DOUBLING, 20),
+        (enc.SCORES, 2),
+        (enc.MY_TRACK, 100),
+        (enc.OPP_TRACK, 100),
+        (enc.STOCKED, 13),
+        (enc.MY_WALL, 9),
+        (enc.MY_USABLE, 9),
+        (enc.OPP_WALL, 9),
+        (enc.UNSEEN_WALL, 9),
+        (enc.SUPPLY, 2),
+        (enc.KEEP_SIZES, 2),
+        (enc.STACK_SIZE, 1),
+        (enc.STACK_COUNTS, 46),
+        (enc.EXTRA_TURN, 1),
+        (enc.DISCARDS, 1),
+    ]
+    offset = enc.VECTOR
+    for start, size in vector:
+        assert start == offset
+        offset += size
+    assert offset == enc.OBSERVATION_SIZE == 105 * 11 * 12 + 415 == 14275
+    assert RULES.observation_shape == (14275,) and RULES.action_size == NUM_ACTIONS == 326
+
+
+def test_shape_dtype_and_bounds_over_games():
+    low, high = RULES.observation_bounds
+    rng = np.random.default_rng(0)
+    for seed in range(4):
+        state = RULES.new_state(2, seed=seed)
+        while True:
+            for seat in (A, B):
+                obs = state.view(seat).observation()
+                assert obs.shape == (14275,) and obs.dtype == np.float32
+                assert low <= obs.min() and obs.max() <= high
+            if state.is_terminal():
+                break
+            state.apply(int(rng.choice(state.legal_actions())))
+
+
+def test_board_channels_of_example_3():
+    state = position(("T19", 0, (4, 0)), followers={(4, 0): (A, 8)}, tile="T35", active=B)
+    obs_a, obs_b = state.view(A).observation(), state.view(B).observation()
+    assert obs_a[at(enc.PLAYABLE, 4, 0)] == 1 and obs_a[at(enc.NOT_PLAYABLE, 4, -1)] == 1
+    assert obs_a[at(enc.GATE, 4, -1)] == 1 and obs_a[at(enc.OCCUPIED, 4, -1)] == 1
+    assert obs_a[at(enc.OCCUPIED, 4, 0)] == 1 and obs_a[at(enc.OCCUPIED, 4, 1)] == 0
+    assert obs_a[at(enc.AREA + 3 * 0 + 2, 4, 0)] == 1  # Na is court
+    assert obs_a[at(enc.PATHS + 0, 4, 0)] == obs_a[at(enc.PATHS + 2, 4, 0)] == 1
+    assert obs_a[at(enc.PATH_LINKS + 1, 4, 0)] == 1  # N-S joined
+    assert obs_a[at(enc.FOUNTAIN + 0, 4, 0)] == 1
+    # the path (slot 8): A's follower, size 2 (G1 + the tile), not complete
+    assert obs_a[at(enc.MY_FOLLOWERS + 8, 4, 0)] == pytest.approx(1 / 6)
+    assert obs_a[at(enc.OPP_FOLLOWERS + 8, 4, 0)] == 0
+    assert obs_b[at(enc.OPP_FOLLOWERS + 8, 4, 0)] == pytest.approx(1 / 6)
+    assert obs_a[at(enc.SIZE + 8, 4, 0)] == pytest.approx(2 / 16)
+    assert obs_a[at(enc.SIZE + 10, 4, -1)] == pytest.approx(2 / 16)  # G1's path port S
+    assert obs_a[at(enc.COMPLETE + 8, 4, 0)] == 0
+    # the drawn tile, legal cells (public to both seats), phase, scores
+    assert obs_a[enc.TILE + 34] == obs_b[enc.TILE + 34] == 1  # T35
+    assert obs_a[at(enc.LEGAL + 2, 4, 1)] == obs_b[at(enc.LEGAL + 2, 4, 1)] == 1
+    assert obs_a[at(enc.LEGAL + 0, 4, 1)] == 0
+    assert obs_a[enc.PHASE + 0] == 1
+    assert obs_a[enc.SUPPLY] == pytest.approx(5 / 6) and obs_b[enc.SUPPLY + 1] == pytest.approx(
+        5 / 6
+    )
+    play(state, 30, PASS)  # the path completes: A scores 6
+    obs_a = state.view(A).observation()
+    assert obs_a[enc.SCORES] == pytest.approx(0.06) and obs_a[enc.MY_TRACK + 6] == 1
+    assert obs_a[at(enc.COMPLETE + 8, 4, 0)] == 1
+    assert obs_a[at(enc.SIZE + 8, 4, 0)] == pytest.approx(3 / 16)
+
+
+def test_pending_doubling_and_wall_tile_blocks():
+    state = position(
+        ("T18", 0, (4, 0)),
+        ("T07", 1, (5, 0)),
+        followers={(5, 0): (A, 2)},
+        tile="T07",
+        held=[[TOWER_X2, HOUSE_X2], [HOUSE_X2]],
+        corners={1: 9},
+    )
+    play(state, 19, PASS)  # DOUBLE for the tower, named 304 + 6 on (6,0)
+    obs = state.view(A).observation()
+    assert obs[enc.DOUBLING + 6] == 1 and obs[enc.PHASE + 3] == 1
+    assert obs[enc.MY_WALL + 1] == 0.5 and obs[enc.MY_WALL + 2] == 0.5
+    assert obs[enc.MY_USABLE + 1] == 0.5 and obs[enc.OPP_WALL + 2] == 0.5
+    assert obs[enc.UNSEEN_WALL + 1] == 0.5 and obs[enc.UNSEEN_WALL + 2] == 0  # kind 3: both out
+    assert obs[enc.STOCKED] == 1 and obs[enc.STOCKED + 1 : enc.STOCKED + 13].sum() == 0
+    assert obs[at(enc.JUST_PLACED, 6, 0)] == 1
+    assert state.view(B).observation()[enc.MY_USABLE : enc.MY_USABLE + 9].sum() == 0
+
+
+def test_keep_channels():
+    state = position(tile="T03", keeps=[(3, [(2, 0), (3, 0), (2, 1)]), None])
+    obs_a, obs_b = state.view(A).observation(), state.view(B).observation()
+    assert obs_a[at(enc.MY_KEEP, 3, 0)] == 1 and obs_b[at(enc.OPP_KEEP, 3, 0)] == 1
+    assert obs_a[enc.KEEP_SIZES] == pytest.approx(3 / 16) and obs_b[enc.KEEP_SIZES + 1] > 0
+
+
+def test_mask_zero_for_the_waiting_seat():
+    state = RULES.new_state(2, seed=0)
+    for seat in (A, B):
+        assert state.view(seat).legal_action_mask().any() == (seat == state.current_player)
+
+
+# -- pictures and text ---------------------------------------------------------------------
+def test_picture_shape_and_it_changes_when_a_tile_is_placed(tmp_path):
+    state = position(tile="T18")
+    before = render_rgb(state)
+    assert before.shape == (440, 680, 3) and before.dtype == np.uint8
+    assert np.array_equal(state.render_rgb(), before)
+    play(state, place(4, 0, 0))
+    after = render_rgb(state)
+    assert after.shape == before.shape and not np.array_equal(after, before)
+    path = save_png(state, tmp_path / "castle.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_text_shows_the_position():
+    state = position(("T19", 0, (4, 0)), followers={(4, 0): (A, 8)}, tile="T35", active=B)
+    text = state.render_text(seat=B)
+    assert "Carcassonne: The Castle" in text and "P1 to decide: PLACE" in text
+    assert "drawn tile T35" in text and "followers: P0 path (4,0) slot 8" in text
+    assert "  7  " in text  # the legal cell (4,1) shows its index
+    assert "C0~ C" in text  # (4,0): P0's follower, T19's fountain on the path
+    assert " G1 " in text
+
+
+def test_env_renders_a_picture():
+    import boardgame_envs
+
+    env = boardgame_envs.raw_env("carcassonne_castle", render_mode="rgb_array")
+    env.reset(seed=0)
+    assert env.render().shape == (440, 680, 3)
+    assert "rgb_array" in env.metadata["render_modes"]

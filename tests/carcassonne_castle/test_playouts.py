@@ -1,0 +1,148 @@
+"""Seeded random games with the issue's invariants at every step.
+
+Budget: 300 games with the cheap checks at every step (mask == legal actions, the
+invariants below) and 6 games with the full per-step checks of ``random_playouts``
+(every legal action accepted on a clone, illegal and out-of-range actions refused with the
+state unchanged), which cost ~100 clones per placement.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardgame_envs.carcassonne_castle.castle import (
+    CELL_GRID,
+    CODE_PATHS,
+    EMPTY,
+    NEIGHBOR,
+    Castle,
+)
+from boardgame_envs.carcassonne_castle.data import (
+    FOLLOWERS_PER_PLAYER,
+    TILE_COPIES,
+    WALL_TILES,
+)
+from boardgame_envs.carcassonne_castle.rules import GAME_OVER, State
+from boardgame_envs.core.testing import random_playouts
+from tests.carcassonne_castle.helpers import RULES
+
+GAMES = 300
+FULLY_CHECKED_GAMES = 6
+
+
+def tiles_conserved(state: State) -> None:
+    """60 tiles across stack, drawn tile, castle and discards; the public count agrees."""
+    assert sorted(state.tile_zones()) == sorted(TILE_COPIES)
+    assert state.unseen == [state.stack.count(t) for t in range(46)] == state.unseen_counts()
+
+
+def wall_tiles_conserved(state: State) -> None:
+    """18 wall tiles across the track, the box, the players and the used pile."""
+    assert sorted(state.wall_tile_zones()) == sorted(WALL_TILES)
+    assert len(state.boxed) == 5
+
+
+def followers_conserved(state: State) -> None:
+    for seat in (0, 1):
+        on_board = sum(s == seat for s, _ in state.castle.followers.values())
+        assert state.supply[seat] + on_board == FOLLOWERS_PER_PLAYER, seat
+
+
+def paths_match(state: State) -> None:
+    """Every placed tile matches every occupied neighbour by the path rule."""
+    castle = state.castle
+    for cell, code, _ in castle.history:
+        for d, nb in enumerate(NEIGHBOR[cell]):
+            if nb >= 0 and castle.code[nb] != EMPTY:
+                mine = CODE_PATHS[code] >> d & 1
+                theirs = CODE_PATHS[castle.code[nb]] >> ((d + 2) % 4) & 1
+                assert mine == theirs, (cell, d)
+
+
+def followers_belong_to_their_placers(state: State) -> None:
+    """A follower sits on a tile its owner laid (only the placer may claim, DP2), and each
+    feature's counts are exactly the followers on its segments."""
+    castle = state.castle
+    placer = {CELL_GRID[cell]: seat for cell, _, seat in castle.history}
+    counts: dict[int, list[int]] = {}
+    for g, (seat, slot) in castle.followers.items():
+        assert placer[g] == seat
+        counts.setdefault(castle.feature_at(g, slot), [0, 0])[seat] += 1
+    for root, pair in counts.items():
+        assert list(castle.followers_on(root)) == pair
+    arrays = castle.arrays()
+    n = castle.num_segments
+    roots = arrays["parent"][:n] == np.arange(n)
+    assert arrays["count"][:, :n][:, roots].sum() == len(castle.followers)
+
+
+def features_match_a_fresh_replay(state: State) -> None:
+    """The incremental union-find equals the castle rebuilt from the placements."""
+    castle = state.castle
+    fresh = Castle.replay(castle.history, castle.followers)
+    assert fresh.code == castle.code and fresh.key == castle.key
+    for g in range(132):
+        for s in range(12):
+            a, b = castle.feature_at(g, s), fresh.feature_at(g, s)
+            assert (castle.kind[a], castle.open[a], castle.size[a]) == (
+                fresh.kind[b],
+                fresh.open[b],
+                fresh.size[b],
+            )
+            assert castle.followers_on(a) == fresh.followers_on(b)
+    assert np.array_equal(castle.planes, fresh.planes)
+
+
+INVARIANTS = (
+    tiles_conserved,
+    wall_tiles_conserved,
+    followers_conserved,
+    paths_match,
+    followers_belong_to_their_placers,
+)
+
+
+def test_random_games_keep_every_invariant():
+    stats = random_playouts(RULES, 2, range(GAMES), INVARIANTS, check_actions=False)
+    assert stats.games == GAMES
+    assert stats.phases_seen == {"PLACE", "FOLLOWER", "ORDER", "DOUBLE", "EXTRA"}
+    assert stats.longest <= RULES.max_decisions(2, {})
+    seen = stats.actions_seen
+    assert set(range(304, 318)) <= seen  # every slot, PASS and YES
+    assert len(seen & set(range(318, 326))) >= 2  # case-(b) ORDER names occur
+
+
+def test_every_legal_action_is_accepted_and_illegal_ones_change_nothing():
+    stats = random_playouts(
+        RULES, 2, range(1000, 1000 + FULLY_CHECKED_GAMES), INVARIANTS, check_actions=True
+    )
+    assert stats.games == FULLY_CHECKED_GAMES
+
+
+def test_scores_never_decrease_and_features_match_a_replay():
+    for seed in range(20):
+        state = RULES.new_state(2, seed=seed)
+        rng = np.random.default_rng(seed)
+        last = list(state.scores_)
+        step = 0
+        while not state.is_terminal():
+            state.apply(int(rng.choice(state.legal_actions())))
+            assert all(new >= old for new, old in zip(state.scores_, last))
+            last = list(state.scores_)
+            if step % 7 == 0:
+                features_match_a_fresh_replay(state)
+            step += 1
+        assert state.phase == GAME_OVER
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_any_action_sequence_keeps_invariants(seed, data):
+    """Hypothesis draws the moves, so a failing game shrinks to a short one."""
+    state = RULES.new_state(2, seed=seed)
+    while not state.is_terminal():
+        state.apply(data.draw(st.sampled_from(state.legal_actions())))
+        for invariant in INVARIANTS:
+            invariant(state)
