@@ -108,6 +108,13 @@ class Args:
     """PPO clip range"""
     net_arch: str | None = None
     """hidden layer sizes of policy and value networks, e.g. "256,256" """
+    imitate: str = ""
+    """warm start: before PPO, fit the policy to this agent's choices and the value network
+    to its returns (behaviour cloning), e.g. "heuristic" ("" = start from scratch)"""
+    imitation_games: int = 2000
+    """episodes of the imitated agent to learn from"""
+    imitation_epochs: int = 8
+    """passes over those decisions"""
     eval_every: int = 50_000
     """timesteps between evaluations against random and heuristic (0: only at the end)"""
     eval_games: int = 100
@@ -230,6 +237,70 @@ class RunCallback(BaseCallback):
             save_checkpoint(self.model, self.run_dir, now)
             self.next_checkpoint = _next(now, self.args.checkpoint_every)
         return True
+
+
+def imitation_data(args: Args) -> dict[str, np.ndarray]:
+    """The imitated agent's decisions in the learner's seat of the training env: inputs,
+    masks, actions and discounted returns-to-go."""
+    env = make_vec_env(args, pool=None).envs[0]
+    teacher = make_agent(args.imitate, args.game)
+    rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "return": []}
+    gamma = hyperparameters(args)["gamma"]
+    for episode in range(args.imitation_games):
+        obs, _ = env.reset(seed=args.seed * 1_000_003 + episode)
+        teacher.reset(episode)
+        rewards, done = [], False
+        while not done:
+            action = teacher.act(env.state.view(env.learner_seat))
+            rows["obs"].append(obs)
+            rows["mask"].append(env.action_masks())
+            rows["action"].append(action)
+            obs, reward, terminated, truncated, _ = env.step(action)
+            rewards.append(reward)
+            done = terminated or truncated
+        to_go, returns = 0.0, []
+        for reward in reversed(rewards):
+            to_go = reward + gamma * to_go
+            returns.append(to_go)
+        rows["return"] += returns[::-1]
+    return {key: np.asarray(value) for key, value in rows.items()}
+
+
+def imitate(model: MaskablePPO, args: Args) -> None:
+    """Behaviour cloning warm start: maximise the likelihood of the imitated agent's
+    actions under the masked policy, and regress the value network on its returns."""
+    started = time.perf_counter()
+    data = imitation_data(args)
+    policy = model.policy
+    tensors = {k: torch.as_tensor(v, dtype=torch.float32) for k, v in data.items()}
+    size = len(data["action"])
+    batch = hyperparameters(args)["batch_size"]
+    generator = torch.Generator().manual_seed(args.seed)
+    for _epoch in range(args.imitation_epochs):
+        order = torch.randperm(size, generator=generator)
+        for start in range(0, size, batch):
+            index = order[start : start + batch]
+            values, log_prob, _ = policy.evaluate_actions(
+                tensors["obs"][index],
+                tensors["action"][index].long(),
+                action_masks=tensors["mask"][index].numpy(),
+            )
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(
+                values.flatten(), tensors["return"][index]
+            )
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), model.max_grad_norm)
+            policy.optimizer.step()
+    with torch.no_grad():
+        _, log_prob, _ = policy.evaluate_actions(
+            tensors["obs"], tensors["action"].long(), action_masks=tensors["mask"].numpy()
+        )
+    print(
+        f"imitated {args.imitate}: {size:,} decisions from {args.imitation_games} games, "
+        f"mean log-likelihood {log_prob.mean().item():.3f}, "
+        f"{time.perf_counter() - started:.0f}s"
+    )
 
 
 def _next(now: int, every: int) -> float:
@@ -377,6 +448,8 @@ def main(args: Args) -> Path:
         (run_dir / "config.json").write_text(
             json.dumps({"args": asdict(args), "hyperparameters": hp}, indent=2)
         )
+    if args.imitate and model.num_timesteps == 0:
+        imitate(model, args)
     if pool is not None and not pool.agents:
         pool.add(model, model.num_timesteps)  # the first opponent: the untrained policy
 
