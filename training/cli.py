@@ -28,7 +28,11 @@ def list_games(out: TextIO | None = None) -> None:
     print(f"{'game':<22}{'players':<9}{'actions':>8}  {'observation':<14}title", file=out)
     for game, info in GAMES.items():
         rules = info.rules()
-        players = f"{rules.min_players}-{rules.max_players}"
+        players = (
+            f"{rules.min_players}-{rules.max_players}"
+            if rules.max_players > rules.min_players
+            else str(rules.min_players)
+        )
         print(
             f"{game:<22}{players:<9}{rules.action_size:>8}  "
             f"{str(rules.observation_shape):<14}{info.title}",
