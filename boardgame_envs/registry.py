@@ -46,6 +46,8 @@ GAMES: dict[str, GameInfo] = {
             "CarcassonneCastle",
             "boardgame_envs.carcassonne_castle.rules:CarcassonneCastleRules",
         ),
+        GameInfo("wasabi", "Wasabi!", "Wasabi", "boardgame_envs.wasabi.rules:WasabiRules"),
+        GameInfo("tahiti", "Tahiti", "Tahiti", "boardgame_envs.tahiti.rules:TahitiRules"),
     ]
 }
 

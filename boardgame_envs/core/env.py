@@ -15,7 +15,8 @@ Rewards             ``"outcome"`` (default): 0 until the end, then per player
                     ``scale * sign * (own score - mean of the others' scores)``
                     (``rules.score_reward_scale``; sign -1 where low scores win)
 Truncation          after ``max_steps`` decisions (default: the game's proven bound, which
-                    legal play never reaches)
+                    legal play never reaches), or when the rules end a game at a safety
+                    limit (``state.truncated``; the outcome rewards are still paid)
 ==================  ===================================================================
 
 ``auto_resolve=True`` applies decisions with a single legal action inside ``step`` so that
@@ -142,9 +143,9 @@ class TurnBasedEnv(AECEnv):
             self._resolve_forced()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = self._step_rewards()
-        if self.state.is_terminal():
+        if self.state.is_terminal() and not self.state.truncated:
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.num_steps >= self.max_steps:
+        elif self.state.is_terminal() or self.num_steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
         self._select_agent()
         self._accumulate_rewards()
@@ -193,7 +194,7 @@ class TurnBasedEnv(AECEnv):
             self._potentials = potentials
         if self.state.is_terminal():
             rewards = [r + o for r, o in zip(rewards, self.state.returns())]
-        return {agent_name(seat): float(r) for seat, r in enumerate(rewards)}
+        return dict(zip(self.possible_agents, map(float, rewards)))
 
 
 def score_potentials(state: State) -> list[float]:

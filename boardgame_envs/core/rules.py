@@ -190,6 +190,9 @@ class State(abc.ABC):
 
     rules: Rules
     num_players: int
+    #: True when the game ended at a safety limit of the rules (e.g. a round cap) rather
+    #: than by its own end condition; the env then reports a truncation.
+    truncated: bool = False
 
     @property
     @abc.abstractmethod
@@ -293,9 +296,12 @@ class State(abc.ABC):
         return [sign * s for s in self.scores()]
 
 
+_FIXED_SEED = np.random.SeedSequence(0)  # skips gathering OS entropy for a state we overwrite
+
+
 def copy_rng(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator in the same state (much faster than deepcopy)."""
-    bit_generator = type(rng.bit_generator)()
+    bit_generator = type(rng.bit_generator)(_FIXED_SEED)
     bit_generator.state = rng.bit_generator.state
     return np.random.Generator(bit_generator)
 

@@ -1,0 +1,319 @@
+"""Tahiti as text a person can play from, and as an RGB picture of the archipelago.
+
+Text map legend (pointy-topped hexes, one row of the map per axial ``r``, each tile in two
+lines): ``I07 Cb`` is island I07 with a coconut cube and an empty banana space (upper case:
+cube present, lower case: empty space); ``HOME``, ``W1``-``W3`` are the home and water tiles;
+on the second line ``*`` is Haumea, digits are the canoes of those seats, ``x`` a plain
+depletion token and ``f`` a fishing-bonus token.
+
+Picture legend: sea blue background; sand islands, light blue water tiles, the darker home
+tile; a red bar along a tile edge is a reef; the two squares of an island are its goods
+spaces (filled with the crop's colour when a cube lies there, an outline when empty);
+a dark disc is a depletion token (a white ring marks the fishing bonus); the gold disc is
+Haumea; small coloured boats are the canoes (seat colours in the side panel). The side panel
+shows per seat its colour, score, cargo and harvest-chart rows (one square per cube), and
+the bag and stack sizes.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from boardgame_envs.core import image
+from boardgame_envs.tahiti.data import (
+    FAVOURITES,
+    FISHING,
+    GOODS_LETTERS,
+    GOODS_NAMES,
+    HOME,
+    ISLAND_SLOTS,
+    NUM_GOODS,
+    NUM_ISLANDS,
+    SET_BONUS,
+    TOKEN_NAMES,
+    WATERS,
+    paddles,
+    tile_name,
+)
+from boardgame_envs.tahiti.rules import CELL_QR
+
+if TYPE_CHECKING:
+    from boardgame_envs.tahiti.rules import State
+
+
+# -- text -------------------------------------------------------------------------------------
+CELL_WIDTH = 8  # characters per hex in the text map; rows shift by half of it
+
+
+def _tile_label(state: State, tile: int) -> str:
+    if tile == HOME or tile in WATERS:
+        return tile_name(tile)
+    cubes = state.island_cubes[tile]
+    goods = "".join(
+        GOODS_LETTERS[ISLAND_SLOTS[tile][s]]
+        if cubes >> s & 1
+        else GOODS_LETTERS[ISLAND_SLOTS[tile][s]].lower()
+        for s in (0, 1)
+    )
+    return f"{tile_name(tile)} {goods}"
+
+
+def _tile_marks(state: State, tile: int, cell: int) -> str:
+    marks = ""
+    if state.haumea == cell:
+        marks += "*"
+    marks += "".join(str(seat) for seat, c in enumerate(state.canoes) if c == cell)
+    if 1 <= tile <= NUM_ISLANDS and state.tokens[tile]:
+        marks += "f" if state.tokens[tile] == FISHING else "x"
+    return marks
+
+
+def render_map(state: State) -> list[str]:
+    """The archipelago as rows of text (see the module docstring)."""
+    placed = [(t, c) for t, c in enumerate(state.tile_cell) if c >= 0]
+    qrs = {c: CELL_QR[c] for _, c in placed}
+    rows = sorted({r for _, r in qrs.values()})
+    # column of a hex in half-cells: 2q + r, shifted so that the leftmost is 0
+    left = min(2 * q + r for q, r in qrs.values())
+    lines = []
+    for r in rows:
+        top: dict[int, str] = {}
+        bottom: dict[int, str] = {}
+        for tile, cell in placed:
+            q, rr = qrs[cell]
+            if rr != r:
+                continue
+            x = (2 * q + r - left) * CELL_WIDTH // 2
+            top[x] = _tile_label(state, tile)
+            bottom[x] = _tile_marks(state, tile, cell)
+        for parts in (top, bottom):
+            line = ""
+            for x in sorted(parts):
+                line = line.ljust(x) + parts[x].center(CELL_WIDTH - 1)
+            lines.append("  " + line.rstrip())
+    return lines
+
+
+def _goods_counts(counts) -> str:
+    return " ".join(f"{GOODS_LETTERS[g]}{counts[g]}" for g in range(NUM_GOODS))
+
+
+def render_text(state: State, seat: int | None = None) -> str:
+    """The table as text; other seats' favourite tiles are hidden unless ``seat`` is None."""
+    n = state.num_players
+    rounds = state.config["max_rounds"]
+    if state.is_terminal():
+        how = "round limit reached (truncated)" if state.truncated else "season over"
+        winners = ", ".join(f"P{s}" for s in state.winners())
+        header = f"Tahiti · {how} after {state.round} rounds · winners: {winners}"
+    else:
+        header = (
+            f"Tahiti · round {state.round + 1}/{rounds} · P{state.current_player} to decide · "
+            f"{state.phase}"
+        )
+        if state.phase == "ACTION":
+            cubes = sum(state.cargo[state.turn_player])
+            header += f" (actions taken {state.taken} of {paddles(cubes)} paddles)"
+        if state.end_triggered:
+            header += f" · season ended, {state.turns_left()} more turns after this one"
+    lines = [header]
+    if state.haumea >= 0:
+        h = state.haumea
+        where = f"{tile_name(state.cell_tile[h])} {CELL_QR[h]}"
+    else:
+        where = "gone"
+    tops = [f"{len(st)} (top {tile_name(st[0])})" if st else "empty" for st in state.stacks]
+    lines.append(f"  Haumea: {where} · stack A: {tops[0]} · stack B: {tops[1]}")
+    lines.append(f"  bag: {_goods_counts(state.bag)} ({sum(state.bag)} cubes)")
+    plain, fishing = state.token_pile.count(1), state.token_pile.count(FISHING)
+    lines.append(f"  depletion tokens face down: {plain} plain, {fishing} fishing")
+    if state.hand_tile:
+        lines.append(f"  tile in hand: {tile_name(state.hand_tile)}")
+    if state.bounty:
+        drawn = ", ".join(GOODS_NAMES[g] for g in state.bounty)
+        lines.append(f"  bounty to place: {drawn} (the first is pending)")
+    if state.revealed_token:
+        lines.append(f"  revealed token: {TOKEN_NAMES[state.revealed_token]}")
+    if state.last_event:
+        lines.append(f"  last: {state.last_event}")
+    lines += render_map(state)
+    reefs = []
+    for tile, cell in enumerate(state.tile_cell):
+        if cell >= 0 and state.reefs[tile]:
+            edges = "/".join(
+                ("E", "NE", "NW", "W", "SW", "SE")[d]
+                for d in range(6)
+                if state.reefs[tile] >> d & 1
+            )
+            reefs.append(f"{tile_name(tile)} {edges}")
+    lines.append("  reefs: " + ", ".join(reefs))
+    scores = state.scores()
+    for s in range(n):
+        marker = ">" if s == state.current_player else " "
+        you = " (you)" if s == seat else ""
+        cell = state.canoes[s]
+        at = f"{tile_name(state.cell_tile[cell])} {CELL_QR[cell]}"
+        fav = ""
+        if seat is None or s == seat:
+            goods = ", ".join(GOODS_NAMES[g] for g in FAVOURITES[state.favourites[s]])
+            fav = f" · favourite F{state.favourites[s]} ({goods})"
+        chart = state.charts[s]
+        lines.append(
+            f"{marker} P{s}{you}: canoe at {at} · cargo {_goods_counts(state.cargo[s])} · "
+            f"chart {_goods_counts(chart)} (sets {min(chart)}, +{SET_BONUS[min(chart)]}) · "
+            f"score {int(scores[s])}{fav}"
+        )
+    return "\n".join(lines)
+
+
+# -- picture ----------------------------------------------------------------------------------
+WIDTH, HEIGHT = 880, 560
+BOARD_WIDTH = 600  # the side panel takes the rest
+MAX_HEX = 40.0  # hex radius (centre to corner) in pixels, at most
+SEA = (36, 92, 150)
+SAND = (236, 214, 160)
+HOME_SAND = (196, 152, 96)
+WATER_TILE = (128, 190, 236)
+REEF = (214, 48, 40)
+OUTLINE = (70, 60, 40)
+TOKEN = (60, 60, 60)
+HAUMEA = (255, 190, 0)
+PANEL = (245, 242, 232)
+GOODS_COLOURS = (
+    (132, 84, 40),  # coconut, brown
+    (246, 212, 36),  # banana, yellow
+    (52, 150, 60),  # taro, green
+    (236, 110, 170),  # spice, pink
+    (255, 255, 255),  # fish, white
+)
+SEAT_COLOURS = ((220, 30, 30), (30, 60, 220), (20, 20, 20), (140, 40, 190))
+
+
+def _hex_centre(q: int, r: int, size: float, origin: tuple[float, float]) -> tuple[float, float]:
+    return (
+        origin[0] + size * math.sqrt(3) * (q + r / 2),
+        origin[1] + size * 1.5 * r,
+    )
+
+
+def _corner(centre: tuple[float, float], size: float, i: int) -> tuple[float, float]:
+    """Corner i of a pointy-topped hex, at 60 i - 30 degrees counter-clockwise from east:
+    edge d (facing direction d) runs from corner d to corner d + 1. Screen y grows down."""
+    angle = math.radians(60 * i - 30)
+    return centre[0] + size * math.cos(angle), centre[1] - size * math.sin(angle)
+
+
+def render_rgb(state: State) -> np.ndarray:
+    """The archipelago, the pieces and a side panel as ``uint8[560, 880, 3]``."""
+    img = image.canvas(WIDTH, HEIGHT, SEA)
+    placed = [(t, c) for t, c in enumerate(state.tile_cell) if c >= 0]
+    xs, ys = [], []
+    for _, cell in placed:
+        x, y = _hex_centre(*CELL_QR[cell], 1.0, (0.0, 0.0))
+        xs.append(x)
+        ys.append(y)
+    # fit the tiles on the table into the board area (a fixed picture size, a variable zoom)
+    span_x = max(xs) - min(xs) + math.sqrt(3)
+    span_y = max(ys) - min(ys) + 2
+    size = min(MAX_HEX, (BOARD_WIDTH - 20) / span_x, (HEIGHT - 20) / span_y)
+    origin = (
+        BOARD_WIDTH / 2 - size * (max(xs) + min(xs)) / 2,
+        HEIGHT / 2 - size * (max(ys) + min(ys)) / 2,
+    )
+    for tile, cell in placed:
+        _draw_tile(img, state, tile, cell, size, origin)
+    _draw_panel(img, state)
+    return img
+
+
+def _draw_tile(
+    img: np.ndarray, state: State, tile: int, cell: int, size: float, origin: tuple[float, float]
+) -> None:
+    centre = _hex_centre(*CELL_QR[cell], size, origin)
+    corners = [_corner(centre, size, i) for i in range(6)]
+    inner = [_corner(centre, size - 2, i) for i in range(6)]
+    image.fill_polygon(img, corners, OUTLINE)
+    colour = HOME_SAND if tile == HOME else WATER_TILE if tile in WATERS else SAND
+    image.fill_polygon(img, inner, colour)
+    thickness = max(2, int(size / 8))
+    for d in range(6):
+        if state.reefs[tile] >> d & 1:
+            a, b = _corner(centre, size - thickness, d), _corner(centre, size - thickness, d + 1)
+            # shorten the bar a little so that neighbouring reefs stay apart
+            a2 = (a[0] + (b[0] - a[0]) * 0.12, a[1] + (b[1] - a[1]) * 0.12)
+            b2 = (b[0] + (a[0] - b[0]) * 0.12, b[1] + (a[1] - b[1]) * 0.12)
+            image.draw_line(img, a2, b2, REEF, thickness)
+    cx, cy = centre
+    box = max(4, int(size / 3.2))
+    if 1 <= tile <= NUM_ISLANDS:
+        image.draw_text(img, int(cx - 6), int(cy - size * 0.62), f"{tile}", OUTLINE, 1)
+        for s in (0, 1):
+            crop = ISLAND_SLOTS[tile][s]
+            x = int(cx + (-1.15 if s == 0 else 0.15) * box)
+            y = int(cy - box / 2)
+            image.fill_rect(img, x, y, box, box, OUTLINE)
+            inside = GOODS_COLOURS[crop] if state.island_cubes[tile] >> s & 1 else SAND
+            image.fill_rect(img, x + 1, y + 1, box - 2, box - 2, inside)
+            if not state.island_cubes[tile] >> s & 1:  # an empty space: a thin crop mark
+                image.fill_rect(img, x + 2, y + box - 4, box - 4, 2, GOODS_COLOURS[crop])
+        token = state.tokens[tile]
+        if token:
+            image.fill_circle(img, cx, cy, box * 0.75, TOKEN)
+            if token == FISHING:
+                image.fill_circle(img, cx, cy, box * 0.45, (255, 255, 255))
+                image.fill_circle(img, cx, cy, box * 0.3, TOKEN)
+    if state.haumea == cell:
+        image.fill_circle(img, cx, cy - size * 0.45, size * 0.2, OUTLINE)
+        image.fill_circle(img, cx, cy - size * 0.45, size * 0.16, HAUMEA)
+    here = [seat for seat, c in enumerate(state.canoes) if c == cell]
+    boat_w, boat_h = max(6, int(size / 3.5)), max(3, int(size / 8))
+    for i, seat in enumerate(here):
+        x = int(cx + (i - len(here) / 2) * (boat_w + 2))
+        y = int(cy + size * 0.42)
+        image.fill_rect(img, x, y, boat_w, boat_h, SEAT_COLOURS[seat])
+        image.fill_rect(img, x + boat_w // 2 - 1, y - boat_h, 2, boat_h, SEAT_COLOURS[seat])
+
+
+def _draw_panel(img: np.ndarray, state: State) -> None:
+    x0 = BOARD_WIDTH
+    image.fill_rect(img, x0, 0, WIDTH - x0, HEIGHT, PANEL)
+    cube = 9
+    scores = state.scores()
+    y = 10
+    for seat in range(state.num_players):
+        current = seat == state.current_player
+        image.fill_rect(img, x0 + 8, y, 14, 14, SEAT_COLOURS[seat])
+        if current:
+            image.outline_rect(img, x0 + 4, y - 4, 22, 22, HAUMEA, 2)
+        image.draw_text(img, x0 + 30, y + 2, str(int(scores[seat])), SEAT_COLOURS[seat], 2)
+        # cargo: one square per cube, in the goods colours
+        cx = x0 + 80
+        for g in range(NUM_GOODS):
+            for _ in range(state.cargo[seat][g]):
+                image.fill_rect(img, cx, y + 2, cube, cube, OUTLINE)
+                image.fill_rect(img, cx + 1, y + 3, cube - 2, cube - 2, GOODS_COLOURS[g])
+                cx += cube + 2
+        y += 20
+        for g in range(NUM_GOODS):
+            count = state.charts[seat][g]
+            image.fill_rect(img, x0 + 8, y, 6, cube, GOODS_COLOURS[g])
+            for i in range(count):
+                image.fill_rect(img, x0 + 18 + i * (cube + 5), y, cube + 3, cube, OUTLINE)
+                image.fill_rect(
+                    img, x0 + 19 + i * (cube + 5), y + 1, cube + 1, cube - 2, GOODS_COLOURS[g]
+                )
+            y += cube + 3
+        y += 14
+    # bag and stacks
+    image.draw_text(img, x0 + 8, HEIGHT - 44, "/".join(str(c) for c in state.bag), OUTLINE, 2)
+    sizes = f"{len(state.stacks[0])} {len(state.stacks[1])}"
+    image.draw_text(img, x0 + 8, HEIGHT - 20, sizes, OUTLINE, 2)
+
+
+def save_png(state: State, path: str | Path) -> Path:
+    """Write the picture of ``state`` (:func:`render_rgb`) to ``path`` as a PNG file."""
+    return image.save_png(render_rgb(state), path)

@@ -1,0 +1,1347 @@
+"""Wasabi! (哇沙米!): the rules engine.
+
+Recipes on a grid for 2-4 players, specified in ``shared/rules/wasabi.md`` (the "spec";
+section numbers below refer to it). Players place ingredient tiles on a shared 6-row grid
+(5, 6 or 7 columns by player count) and complete their secret recipes when a row or column
+window shows the recipe's ingredients; action cards bend the rules for one turn.
+
+Board cells are ``r * 7 + c`` (row 0 at the top, column 0 at the left) for every player
+count; cells in columns ``>= C`` are inactive and never legal. A cell holds a stack of tiles
+(bottom first; only the top counts) and may be covered by a Wasabi! card, named by its
+anchor (top-left) cell.
+
+Actions (one ``Discrete(72)`` space, spec §11.2):
+
+=======  =====================================================  ==========================
+index    meaning                                                decision points
+=======  =====================================================  ==========================
+0-41     ``CELL(r, c)``, index ``r * 7 + c``                    PLACE_TARGET, SWITCH_FIRST,
+                                                                SWITCH_SECOND, CHOP_TARGET,
+                                                                CHOPPED_TILE, WASABI_ANCHOR,
+                                                                REWARD_PICK (a board card)
+42-58    ``KIND(k)``, ingredient ``k = index - 42``             GIFT_PICK, STEP1_START,
+                                                                PLACE_DUE, REFILL_INGREDIENT
+59-63    ``CARD(t)``, type ``t = index - 59`` (Stack!, Spicy!,  STEP1_START, AFTER_PLACEMENT,
+         Switch!, Chop!, Wasabi!)                               REWARD_PICK, REWARD_DISCARD
+64-67    ``LENGTH(L)``, ``L = index - 62``: a recipe deck       DRAFT_PICK, REFILL_RECIPE
+68-70    ``RECIPE_SLOT(i)``, ``i = index - 68``                 STEP1_START, DISCARD_MORE
+71       ``DONE``: decline / stop                               see spec §4.4
+=======  =====================================================  ==========================
+
+Every decision point of spec §4.4 (D1-D16) is its own step, even a forced one (a single
+legal action). The only chance is at setup (the start player and the four deck shuffles),
+drawn from the seed in :meth:`WasabiRules.new_state`; afterwards the game is deterministic,
+so the state holds no generator, only the shuffled decks (hidden from every view).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs.core.rules import (
+    InvalidConfigError,
+    InvalidStateError,
+    Option,
+    PlayerView,
+    is_positive_int,
+)
+from boardgame_envs.core.rules import Rules as BaseRules
+from boardgame_envs.core.rules import State as BaseState
+from boardgame_envs.wasabi.data import (
+    ACTIVE_COLUMNS,
+    CARD_HAND_LIMIT,
+    CARD_NAMES,
+    CARDS_IN_PLAY,
+    CHOP,
+    DECK_RECIPES,
+    DEFAULT_MAX_TURNS,
+    DRAFT_SIZE,
+    GIFT_SIZE,
+    GRID_COLUMNS,
+    INGREDIENTS,
+    KIND_NAMES,
+    LENGTHS,
+    MAKI,
+    MENU_SLOTS,
+    NUM_CARD_TYPES,
+    NUM_CELLS,
+    NUM_KINDS,
+    NUM_RECIPES,
+    NUM_TILES,
+    RECIPE_LENGTH,
+    RECIPES,
+    RECIPES_TO_WIN,
+    ROWS,
+    SPICY,
+    STACK,
+    SWITCH,
+    TILE_COUNTS,
+    TILE_HAND_LIMIT,
+    TOKENS,
+    TOKENS_PER_PLAYER,
+    WASABI,
+)
+
+# -- action indices ---------------------------------------------------------------------
+CELL_BASE = 0
+KIND_BASE = 42
+CARD_BASE = 59
+LENGTH_BASE = 64
+SLOT_BASE = 68
+DONE = 71
+NUM_ACTIONS = 72
+
+
+def cell_action(row: int, col: int) -> int:
+    return CELL_BASE + row * GRID_COLUMNS + col
+
+
+def kind_action(kind: int) -> int:
+    return KIND_BASE + kind
+
+
+def card_action(card: int) -> int:
+    return CARD_BASE + card
+
+
+def length_action(length: int) -> int:
+    return LENGTH_BASE + length - 2
+
+
+def slot_action(slot: int) -> int:
+    return SLOT_BASE + slot
+
+
+def cell_name(cell: int) -> str:
+    return f"({cell // GRID_COLUMNS},{cell % GRID_COLUMNS})"
+
+
+# -- decision points (spec §4.4), in the order D1..D16 ------------------------------------
+GIFT_PICK = "GIFT_PICK"  # D1
+DRAFT_PICK = "DRAFT_PICK"  # D2
+STEP1_START = "STEP1_START"  # D3
+PLACE_TARGET = "PLACE_TARGET"  # D4
+PLACE_DUE = "PLACE_DUE"  # D5
+AFTER_PLACEMENT = "AFTER_PLACEMENT"  # D6
+SWITCH_FIRST = "SWITCH_FIRST"  # D7
+SWITCH_SECOND = "SWITCH_SECOND"  # D8
+CHOP_TARGET = "CHOP_TARGET"  # D9
+CHOPPED_TILE = "CHOPPED_TILE"  # D10
+WASABI_ANCHOR = "WASABI_ANCHOR"  # D11
+DISCARD_MORE = "DISCARD_MORE"  # D12
+REWARD_PICK = "REWARD_PICK"  # D13
+REWARD_DISCARD = "REWARD_DISCARD"  # D14
+REFILL_INGREDIENT = "REFILL_INGREDIENT"  # D15
+REFILL_RECIPE = "REFILL_RECIPE"  # D16
+GAME_OVER = "GAME_OVER"
+PHASES = (
+    GIFT_PICK,
+    DRAFT_PICK,
+    STEP1_START,
+    PLACE_TARGET,
+    PLACE_DUE,
+    AFTER_PLACEMENT,
+    SWITCH_FIRST,
+    SWITCH_SECOND,
+    CHOP_TARGET,
+    CHOPPED_TILE,
+    WASABI_ANCHOR,
+    DISCARD_MORE,
+    REWARD_PICK,
+    REWARD_DISCARD,
+    REFILL_INGREDIENT,
+    REFILL_RECIPE,
+)
+PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+
+#: Decisions of one turn at most: Step 1 <= 5 (e.g. Spicy! before: D3 D5 D4 D5 D4),
+#: <= 3 completions (a menu holds 3 recipes) each with a pick and a discard (6),
+#: <= 3 ingredient refills and <= 3 recipe draws.
+MAX_DECISIONS_PER_TURN = 5 + 2 * MENU_SLOTS + TILE_HAND_LIMIT + MENU_SLOTS
+
+_BIT = np.array([1 << k for k in range(NUM_KINDS)] + [0], dtype=np.int64)  # _BIT[-1] == 0
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Cells, windows, neighbours and Wasabi! anchors of the active area with ``columns``."""
+
+    columns: int
+    active: tuple[int, ...]  # active cells, ascending
+    is_active: tuple[bool, ...]  # per cell of the 6 x 7 grid
+    neighbours: tuple[tuple[int, ...], ...]  # active orthogonal neighbours per cell
+    #: Windows of each length (index L - 2): cells in reading order (left → right in a row,
+    #: top → bottom in a column).
+    windows: tuple[tuple[tuple[int, ...], ...], ...]
+    window_arrays: tuple[np.ndarray, ...]  # the same as int arrays of shape (W, L)
+    through: tuple[tuple[tuple[int, ...], ...], ...]  # [L - 2][cell]: windows containing it
+    anchors: tuple[int, ...]  # Wasabi! anchors: r <= 4, c <= C - 2
+    block: tuple[tuple[int, ...], ...]  # per cell: the 4 cells of a card anchored there
+
+
+@functools.cache
+def geometry(columns: int) -> Geometry:
+    active = tuple(r * GRID_COLUMNS + c for r in range(ROWS) for c in range(columns))
+    is_active = tuple(cell in active for cell in range(NUM_CELLS))
+    neighbours = []
+    for cell in range(NUM_CELLS):
+        r, c = divmod(cell, GRID_COLUMNS)
+        near = [(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)]
+        neighbours.append(
+            tuple(
+                rr * GRID_COLUMNS + cc
+                for rr, cc in near
+                if is_active[cell] and 0 <= rr < ROWS and 0 <= cc < columns
+            )
+        )
+    windows, arrays, through = [], [], []
+    for length in LENGTHS:
+        found = []
+        for r in range(ROWS):
+            for c in range(columns - length + 1):
+                found.append(tuple(r * GRID_COLUMNS + c + i for i in range(length)))
+        for c in range(columns):
+            for r in range(ROWS - length + 1):
+                found.append(tuple((r + i) * GRID_COLUMNS + c for i in range(length)))
+        windows.append(tuple(found))
+        arrays.append(np.array(found, dtype=np.intp))
+        through.append(
+            tuple(
+                tuple(w for w, cells in enumerate(found) if cell in cells)
+                for cell in range(NUM_CELLS)
+            )
+        )
+    anchors = tuple(r * GRID_COLUMNS + c for r in range(ROWS - 1) for c in range(columns - 1))
+    block = tuple(
+        (cell, cell + 1, cell + GRID_COLUMNS, cell + GRID_COLUMNS + 1) for cell in range(NUM_CELLS)
+    )
+    return Geometry(
+        columns,
+        active,
+        is_active,
+        tuple(neighbours),
+        tuple(windows),
+        tuple(arrays),
+        tuple(through),
+        anchors,
+        block,
+    )
+
+
+def covered_cells(anchors: Sequence[int]) -> list[bool]:
+    """Per cell of the grid: covered by one of the Wasabi! cards at ``anchors``."""
+    covered = [False] * NUM_CELLS
+    for anchor in anchors:
+        covered[anchor] = covered[anchor + 1] = True
+        covered[anchor + GRID_COLUMNS] = covered[anchor + GRID_COLUMNS + 1] = True
+    return covered
+
+
+def top_tiles(stacks: Sequence[tuple[int, ...]], anchors: Sequence[int]) -> list[int]:
+    """Per cell: the kind of the top tile in play, or -1 (empty or covered)."""
+    covered = covered_cells(anchors)
+    return [s[-1] if s and not covered[i] else -1 for i, s in enumerate(stacks)]
+
+
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=bool)
+_NO_ACTIONS.flags.writeable = False
+_POINTS = tuple(TOKENS[length].points for length in RECIPE_LENGTH)
+_LENGTH_OF: dict[int | None, int] = {None: 0, **dict(enumerate(RECIPE_LENGTH))}
+RECIPE_KINDS = tuple(frozenset(r.kinds) for r in RECIPES)
+RECIPE_MASKS = tuple(sum(1 << k for k in r.kinds) for r in RECIPES)
+
+
+def find_match(
+    recipe: int, tops: np.ndarray, geo: Geometry, either_direction: bool = False
+) -> tuple[bool, bool]:
+    """(some usable window matches ``recipe``, some matching window is ideal), spec §4.2.
+
+    A window matches when its top tiles are the recipe's kinds in any order: the sum of
+    ``1 << kind`` over the window equals the recipe's bit mask exactly when the kinds are
+    distinct and are the recipe's (a repeated kind would carry into another bit; an empty
+    or covered cell adds 0 and leaves a bit missing).
+    """
+    kinds = RECIPES[recipe].kinds
+    windows = geo.window_arrays[len(kinds) - 2]
+    hits = np.flatnonzero(_BIT[tops][windows].sum(axis=1) == RECIPE_MASKS[recipe])
+    if hits.size == 0:
+        return False, False
+    seen = tops[windows[hits]]
+    ideal = bool((seen == kinds).all(axis=1).any())
+    if not ideal and either_direction:
+        ideal = bool((seen[:, ::-1] == kinds).all(axis=1).any())
+    return True, ideal
+
+
+class WasabiRules(BaseRules):
+    """Wasabi! for 2-4 players."""
+
+    name = "wasabi"
+    version = 0
+    min_players = 2
+    max_players = 4
+    action_size = NUM_ACTIONS
+    encoding_module = "boardgame_envs.wasabi.encoding"
+    render_module = "boardgame_envs.wasabi.render"
+    render_modes = ("ansi", "human", "rgb_array")
+    score_reward_scale = 0.02  # spec §11.3: λ ≈ 0.02 per point
+    options = {
+        "style_either_direction": Option(
+            False, "a window read backwards is ideal too (§8, §9.3)", (False, True)
+        ),
+        "gift_excludes_maki": Option(
+            False, "Maki may not be given in the setup gift either (§8, §9.6)", (False, True)
+        ),
+        "hide_opponent_hands": Option(
+            False, "remove the opponents' tiles and cards from views (§8)", (False, True)
+        ),
+        "max_turns": Option(
+            DEFAULT_MAX_TURNS,
+            "safety limit: the game ends after this many turns (§6.3)",
+            is_positive_int,
+            "an integer >= 1",
+        ),
+        "start_player": Option(
+            "random",
+            "the start player: drawn at random, or a fixed seat (§3.1)",
+            lambda v: (
+                v == "random" or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 3)
+            ),
+            "'random' or a seat 0..3 (below the player count)",
+        ),
+    }
+
+    def max_decisions(self, num_players: int, config: dict[str, Any]) -> int:
+        setup = (GIFT_SIZE + DRAFT_SIZE) * num_players
+        return setup + MAX_DECISIONS_PER_TURN * config["max_turns"]
+
+    def _new_state(self, num_players: int, seed: int | None, config: dict[str, Any]) -> State:
+        start = config["start_player"]
+        if start != "random" and start >= num_players:
+            raise InvalidConfigError(
+                f"option start_player={start!r} is not allowed with {num_players} players; "
+                f"allowed: 'random' or 0..{num_players - 1}"
+            )
+        rng = np.random.default_rng(seed)
+        decks = [[int(r) for r in rng.permutation(np.array(deck))] for deck in DECK_RECIPES]
+        if start == "random":
+            start = int(rng.integers(num_players))
+        state = State(self, num_players, config)
+        state.decks = decks
+        state.start_player = state.active = start
+        state.phase = GIFT_PICK
+        return state
+
+    def from_dict(self, data: dict[str, Any]) -> State:
+        return State.from_dict(self, data)
+
+    def position(
+        self,
+        num_players: int,
+        *,
+        board: dict[int, list[int]] | None = None,
+        anchors: tuple[int, ...] | list[int] = (),
+        tiles: dict[int, list[int]] | None = None,
+        cards: dict[int, list[int]] | None = None,
+        menus: dict[int, list[int | None]] | None = None,
+        completed: dict[int, list[tuple[int, bool]]] | None = None,
+        cubes: dict[int, int] | None = None,
+        active: int = 0,
+        start_player: int = 0,
+        turn: int = 0,
+        seed: int = 0,
+        **options: Any,
+    ) -> State:
+        """A position at the start of ``active``'s turn (D3), for tests and notebooks.
+
+        ``board`` {cell: [kinds, bottom first]}; ``tiles`` / ``cards`` {seat: [ids]};
+        ``menus`` {seat: [recipe ids or None]}; ``completed`` {seat: [(recipe, ideal)]}
+        (their tokens are used). Tiles and cards in no hand and not on the board are in the
+        pantry and the kitchen; recipes in no menu and not completed are in the decks,
+        shuffled by ``seed``. ``cubes`` defaults to the style cubes of the ideal
+        completions.
+        """
+        n = self.check_num_players(num_players)
+        config = self.make_config(options)
+        state = State(self, n, config)
+        geo = state.geo
+        for cell, stack in (board or {}).items():
+            if not geo.is_active[cell]:
+                raise InvalidStateError(f"cell {cell_name(cell)} is not active with {n} players")
+            state.stacks[cell] = tuple(stack)
+        state.anchors = sorted(anchors)
+        for seat, kinds in (tiles or {}).items():
+            for k in kinds:
+                state.tiles[seat][k] += 1
+        for seat, types in (cards or {}).items():
+            for t in types:
+                state.cards[seat][t] += 1
+        for seat, menu in (menus or {}).items():
+            state.menus[seat] = list(menu) + [None] * (MENU_SLOTS - len(menu))
+        for seat, done in (completed or {}).items():
+            state.completed[seat] = [(r, bool(ideal)) for r, ideal in done]
+            for r, _ in done:
+                state.tokens[seat][RECIPE_LENGTH[r] - 2] -= 1
+        for seat in range(n):
+            style = sum(
+                TOKENS[RECIPE_LENGTH[r]].cubes for r, ideal in state.completed[seat] if ideal
+            )
+            state.cubes[seat] = (cubes or {}).get(seat, style)
+        state.pantry = [
+            TILE_COUNTS[k] - sum(t[k] for t in state.tiles) - sum(s.count(k) for s in state.stacks)
+            for k in range(NUM_KINDS)
+        ]
+        in_play = CARDS_IN_PLAY[n]
+        state.kitchen = [
+            in_play[t] - sum(c[t] for c in state.cards) - (len(state.anchors) if t == WASABI else 0)
+            for t in range(NUM_CARD_TYPES)
+        ]
+        used = {r for m in state.menus for r in m if r is not None}
+        used |= {r for done in state.completed for r, _ in done}
+        rng = np.random.default_rng(seed)
+        state.decks = [
+            [int(r) for r in rng.permutation([r for r in deck if r not in used])]
+            for deck in DECK_RECIPES
+        ]
+        state.start_player = start_player
+        state.turn = turn
+        state._begin_turn(active)
+        state._validate()
+        return state
+
+
+@dataclass(eq=False)
+class View(PlayerView):
+    """What ``seat`` knows (spec §7): everything but the deck order, the contents of the
+    other players' recipes, and (under ``hide_opponent_hands``) their tiles and cards.
+
+    Seats are absolute here; the encoding makes them relative to ``seat``.
+    """
+
+    rules: WasabiRules
+    seat: int
+    num_players: int
+    columns: int
+    phase: str  # GAME_OVER once the game is over
+    current_player: int
+    active: int  # the giver, drafter or active player
+    start_player: int
+    turn: int
+    max_turns: int
+    style_either_direction: bool
+    stacks: tuple[tuple[int, ...], ...]  # per cell, bottom first
+    anchors: tuple[int, ...]
+    pantry: tuple[int, ...]
+    kitchen: tuple[int, ...]
+    deck_sizes: tuple[int, ...]
+    #: Tiles / cards per seat (counts per kind / type); None for hidden opponents.
+    tiles: tuple[tuple[int, ...] | None, ...]
+    cards: tuple[tuple[int, ...] | None, ...]
+    menu: tuple[int | None, ...]  # own recipe ids per slot
+    menu_lengths: tuple[tuple[int, ...], ...]  # per seat, per slot: recipe length or 0
+    tokens: tuple[tuple[int, ...], ...]  # per seat: unused tokens of length 2..5
+    completed: tuple[tuple[tuple[int, bool], ...], ...]  # per seat: (recipe, ideal)
+    cubes: tuple[int, ...]
+    scores: tuple[int, ...]
+    gift: tuple[int, ...]  # kinds chosen in the current gift (D1)
+    card_used: int | None
+    card_before: bool
+    stack_on: bool
+    placements_left: int
+    must_place: bool
+    kind: int | None  # kind chosen for the pending placement (D4)
+    selected: int | None  # first Switch! cell (D8) or the cell chopped (D10)
+    lifted: int | None  # kind of the chopped tile (D10)
+    marked: tuple[int, ...]  # menu slots marked for discard (D12)
+    picks: int
+    winner: int | None
+    mask: np.ndarray  # read-only (shared with the state's memo)
+
+    def legal_action_mask(self) -> np.ndarray:
+        return self.mask.copy()
+
+    @property
+    def geo(self) -> Geometry:
+        return geometry(self.columns)
+
+    def tops(self) -> list[int]:
+        return top_tiles(self.stacks, self.anchors)
+
+
+class State(BaseState):
+    """One position of a game of Wasabi!. Mutated in place by ``apply``."""
+
+    def __init__(self, rules: WasabiRules, num_players: int, config: dict[str, Any]) -> None:
+        self.rules = rules
+        self.num_players = n = num_players
+        self.config = dict(config)
+        self.columns = ACTIVE_COLUMNS[n]
+        #: Per cell, the stack bottom first (a tuple: clones share them).
+        self.stacks: list[tuple[int, ...]] = [()] * NUM_CELLS
+        self.anchors: list[int] = []  # Wasabi! cards on the board, ascending
+        self.pantry = list(TILE_COUNTS)
+        self.kitchen = list(CARDS_IN_PLAY[n])
+        self.decks: list[list[int]] = [list(deck) for deck in DECK_RECIPES]  # top first
+        self.tiles = [[0] * NUM_KINDS for _ in range(n)]
+        self.cards = [[0] * NUM_CARD_TYPES for _ in range(n)]
+        self.menus: list[list[int | None]] = [[None] * MENU_SLOTS for _ in range(n)]
+        self.tokens = [[TOKENS[L].per_player for L in LENGTHS] for _ in range(n)]
+        self.completed: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
+        self.cubes = [0] * n
+        self.start_player = 0
+        self.active = 0
+        self.phase = GIFT_PICK
+        self.turn = 0
+        self.winner: int | None = None  # instant victory (spec §6.1)
+        self.gift: list[int] = []
+        self._reset_turn()
+        self._mask: np.ndarray | None = None  # memo of legal_action_mask, see there
+        self._board: tuple[tuple[int, ...], ...] = ()  # the stacks last shown, see view
+
+    def _reset_turn(self) -> None:
+        """The context of one turn (spec §2.7)."""
+        self.card_used: int | None = None
+        self.card_before = False
+        self.stack_on = False
+        self.placements_left = 1
+        self.must_place = True
+        self.kind: int | None = None
+        self.selected: int | None = None
+        self.lifted: int | None = None
+        self.marked: list[int] = []
+        self.picks = 0
+        self.new_card: int | None = None
+
+    @property
+    def geo(self) -> Geometry:
+        return geometry(self.columns)
+
+    # -- the contract ---------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return -1 if self.phase == GAME_OVER else self.active
+
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def _phase_name(self) -> str:
+        return self.phase
+
+    def points(self, seat: int) -> int:
+        """Points of the seat's flipped tokens."""
+        return sum(_POINTS[r] for r, _ in self.completed[seat])
+
+    def scores(self) -> list[float]:
+        """Token points plus wasabi cubes (spec §6.4)."""
+        return [float(self.points(s) + self.cubes[s]) for s in range(self.num_players)]
+
+    def _score_keys(self) -> list[float]:
+        """Score, then cubes (spec §6.4), as one number per seat: cubes divided by a bound
+        on any cube count break ties of score only. After an instant victory only the
+        winner ranks: 1 for it, 0 for everybody else."""
+        n = self.num_players
+        if self.winner is not None:
+            return [1.0 if s == self.winner else 0.0 for s in range(n)]
+        bound = 21 + self.config["max_turns"]  # 20 style cubes + one per Wasabi! play
+        return [self.points(s) + self.cubes[s] + self.cubes[s] / bound for s in range(n)]
+
+    def legal_action_mask(self) -> np.ndarray:
+        # Memoised until the next ``apply`` (the env asks for it in ``observe`` and again
+        # when ``apply`` checks the action); a copy, so callers cannot spoil the memo.
+        return self._legal_mask().copy()
+
+    def _legal_mask(self) -> np.ndarray:
+        """The memoised mask itself, read-only (views share it)."""
+        if self._mask is None:
+            mask = np.zeros(NUM_ACTIONS, dtype=bool)
+            mask[self.legal_list()] = True
+            mask.flags.writeable = False
+            self._mask = mask
+        return self._mask
+
+    def legal_list(self) -> list[int]:
+        """The legal actions of the current decision, by decision point (spec §4.4)."""
+        phase = self.phase
+        if phase == STEP1_START:
+            return self._legal_step1_start()
+        if phase == PLACE_TARGET:
+            return self._targets()
+        if phase == PLACE_DUE:
+            kinds = self._placeable_kinds()
+            legal = [KIND_BASE + k for k in kinds]
+            return legal + [DONE] if not self.must_place or not kinds else legal
+        if phase == AFTER_PLACEMENT:
+            return [CARD_BASE + t for t in self._usable_cards(before=False)] + [DONE]
+        if phase == SWITCH_FIRST:
+            return self._switch_firsts()
+        if phase == SWITCH_SECOND:
+            return self._switch_partners(self.selected)
+        if phase == CHOP_TARGET:
+            return self._occupied()
+        if phase == CHOPPED_TILE:
+            return [c for c in self._empties() if c != self.selected] + [DONE]
+        if phase == WASABI_ANCHOR:
+            return self._free_anchors()
+        if phase == DISCARD_MORE:
+            slots = self._menu_slots(self.active)
+            return [SLOT_BASE + i for i in slots if i not in self.marked] + [DONE]
+        if phase == REWARD_PICK:
+            types, anchors = self._reward_options()
+            return anchors + [CARD_BASE + t for t in types] + [DONE]
+        if phase == REWARD_DISCARD:
+            return [CARD_BASE + t for t in self._discardable_cards()]
+        if phase == REFILL_INGREDIENT:
+            return [KIND_BASE + k for k in range(NUM_KINDS) if self.pantry[k]] + [DONE]
+        if phase in (REFILL_RECIPE, DRAFT_PICK):
+            legal = [LENGTH_BASE + i for i in range(len(LENGTHS)) if self.decks[i]]
+            return legal + [DONE] if phase == REFILL_RECIPE else legal
+        if phase == GIFT_PICK:
+            return [KIND_BASE + k for k in self._giftable_kinds()]
+        return []  # GAME_OVER
+
+    def _legal_step1_start(self) -> list[int]:
+        p = self.active
+        kinds = self._hand_kinds(p) if self._empties() else []
+        legal = [KIND_BASE + k for k in kinds]
+        legal += [CARD_BASE + t for t in self._usable_cards(before=True)]
+        legal += [SLOT_BASE + i for i in self._menu_slots(p)]
+        return legal if kinds else legal + [DONE]
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other._mask = None
+        other.config = dict(self.config)
+        other.stacks = list(self.stacks)
+        other.anchors = list(self.anchors)
+        other.pantry = list(self.pantry)
+        other.kitchen = list(self.kitchen)
+        other.decks = [list(d) for d in self.decks]
+        other.tiles = [list(t) for t in self.tiles]
+        other.cards = [list(c) for c in self.cards]
+        other.menus = [list(m) for m in self.menus]
+        other.tokens = [list(t) for t in self.tokens]
+        other.completed = [list(c) for c in self.completed]
+        other.cubes = list(self.cubes)
+        other.gift = list(self.gift)
+        other.marked = list(self.marked)
+        return other
+
+    def view(self, seat: int) -> View:
+        mask = self._legal_mask() if seat == self.current_player else _NO_ACTIONS
+        tiles = tuple(map(tuple, self.tiles))
+        cards = tuple(map(tuple, self.cards))
+        if self.config["hide_opponent_hands"]:
+            tiles = tuple(t if s == seat else None for s, t in enumerate(tiles))
+            cards = tuple(c if s == seat else None for s, c in enumerate(cards))
+        length = _LENGTH_OF
+        points = _POINTS
+        return View(
+            rules=self.rules,
+            seat=seat,
+            num_players=self.num_players,
+            columns=self.columns,
+            phase=self.phase,
+            current_player=self.current_player,
+            active=self.active,
+            start_player=self.start_player,
+            turn=self.turn,
+            max_turns=self.config["max_turns"],
+            style_either_direction=self.config["style_either_direction"],
+            stacks=self._board_view(),
+            anchors=tuple(self.anchors),
+            pantry=tuple(self.pantry),
+            kitchen=tuple(self.kitchen),
+            deck_sizes=tuple(map(len, self.decks)),
+            tiles=tiles,
+            cards=cards,
+            menu=tuple(self.menus[seat]),
+            menu_lengths=tuple([(length[a], length[b], length[c]) for a, b, c in self.menus]),
+            tokens=tuple(map(tuple, self.tokens)),
+            completed=tuple(map(tuple, self.completed)),
+            cubes=tuple(self.cubes),
+            scores=tuple(
+                [
+                    sum([points[r] for r, _ in done]) + c
+                    for done, c in zip(self.completed, self.cubes)
+                ]
+            ),
+            gift=tuple(self.gift),
+            card_used=self.card_used,
+            card_before=self.card_before,
+            stack_on=self.stack_on,
+            placements_left=self.placements_left,
+            must_place=self.must_place,
+            kind=self.kind,
+            selected=self.selected,
+            lifted=self.lifted,
+            marked=tuple(self.marked),
+            picks=self.picks,
+            winner=self.winner,
+            mask=mask,
+        )
+
+    def _board_view(self) -> tuple[tuple[int, ...], ...]:
+        """The stacks as a tuple: the same object as in the previous view while the board
+        is unchanged, so that the encoder can recognise it by identity (comparing two
+        tuples whose stacks are the same objects is fast)."""
+        board = tuple(self.stacks)
+        if board != self._board:
+            self._board = board
+        return self._board
+
+    def describe_action(self, action: int) -> str:
+        phase = self.phase
+        if CELL_BASE <= action < KIND_BASE:
+            cell = action - CELL_BASE
+            where = cell_name(cell)
+            if phase == PLACE_TARGET and self.kind is not None:
+                return f"place {KIND_NAMES[self.kind]} on {where}"
+            if phase == SWITCH_FIRST:
+                return f"Switch!: first cell {where}"
+            if phase == SWITCH_SECOND and self.selected is not None:
+                return f"Switch!: swap {cell_name(self.selected)} with {where}"
+            if phase == CHOP_TARGET:
+                return f"Chop! the top tile of {where}"
+            if phase == CHOPPED_TILE and self.lifted is not None:
+                return f"put the chopped {KIND_NAMES[self.lifted]} on {where}"
+            if phase == WASABI_ANCHOR:
+                return f"Wasabi! on {where} (2 x 2, top-left)"
+            if phase == REWARD_PICK:
+                return f"take the Wasabi! card at {where} from the board"
+            return f"cell {where}"
+        if KIND_BASE <= action < CARD_BASE:
+            name = KIND_NAMES[action - KIND_BASE]
+            verb = {GIFT_PICK: "give", REFILL_INGREDIENT: "take"}.get(phase, "place")
+            return f"{verb} {name}"
+        if CARD_BASE <= action < LENGTH_BASE:
+            name = CARD_NAMES[action - CARD_BASE]
+            verb = {REWARD_PICK: "take", REWARD_DISCARD: "discard"}.get(phase, "play")
+            return f"{verb} {name}"
+        if LENGTH_BASE <= action < SLOT_BASE:
+            return f"draw a length-{action - LENGTH_BASE + 2} recipe"
+        if SLOT_BASE <= action < DONE:
+            return f"discard the recipe in slot {action - SLOT_BASE}"
+        if action == DONE:
+            return {
+                STEP1_START: "done (nothing to place)",
+                PLACE_DUE: "done (no further placement)",
+                AFTER_PLACEMENT: "done (no card)",
+                CHOPPED_TILE: "return the chopped tile to the pantry",
+                DISCARD_MORE: "done (discard the marked recipes)",
+                REWARD_PICK: "decline the action-card pick",
+                REFILL_INGREDIENT: "stop taking ingredients",
+                REFILL_RECIPE: "stop drawing recipes",
+            }.get(phase, "done")
+        return f"action {action} (out of range 0..{NUM_ACTIONS - 1})"
+
+    # -- legal-move generation, one function per decision type ----------------------------
+    def _hand_kinds(self, seat: int) -> list[int]:
+        return [k for k, count in enumerate(self.tiles[seat]) if count]
+
+    def _menu_slots(self, seat: int) -> list[int]:
+        return [i for i, r in enumerate(self.menus[seat]) if r is not None]
+
+    def _empties(self) -> list[int]:
+        """Active, uncovered, empty cells: the targets of a normal placement."""
+        covered = covered_cells(self.anchors)
+        stacks = self.stacks
+        return [c for c in self.geo.active if not stacks[c] and not covered[c]]
+
+    def _occupied(self) -> list[int]:
+        """Active, uncovered, occupied cells: Stack! targets with tiles, Chop! targets."""
+        covered = covered_cells(self.anchors)
+        stacks = self.stacks
+        return [c for c in self.geo.active if stacks[c] and not covered[c]]
+
+    def _targets(self) -> list[int]:
+        """Placement targets (D4): empty ones, or every uncovered cell under Stack!."""
+        if self.stack_on:
+            covered = covered_cells(self.anchors)
+            return [c for c in self.geo.active if not covered[c]]
+        return self._empties()
+
+    def _placeable_kinds(self) -> list[int]:
+        return self._hand_kinds(self.active) if self._targets() else []
+
+    def _switch_partners(self, a: int | None) -> list[int]:
+        if a is None:
+            return []
+        covered = covered_cells(self.anchors)
+        if covered[a]:
+            return []
+        stacks = self.stacks
+        return [b for b in self.geo.neighbours[a] if not covered[b] and (stacks[a] or stacks[b])]
+
+    def _switch_firsts(self) -> list[int]:
+        """Cells with a partner for Switch!: adjacent, uncovered, not both empty (D7)."""
+        covered = covered_cells(self.anchors)
+        stacks, neighbours = self.stacks, self.geo.neighbours
+        return [
+            a
+            for a in self.geo.active
+            if not covered[a]
+            and any(not covered[b] and (stacks[a] or stacks[b]) for b in neighbours[a])
+        ]
+
+    def _free_anchors(self) -> list[int]:
+        """Wasabi! anchors whose 2 x 2 block overlaps no card on the board (D11)."""
+        covered = covered_cells(self.anchors)
+        block = self.geo.block
+        return [a for a in self.geo.anchors if not any(covered[c] for c in block[a])]
+
+    def _card_usable(self, card: int, before: bool) -> bool:
+        if card == STACK:
+            return before and any(self.tiles[self.active]) and bool(self._occupied())
+        if card == SPICY:
+            return any(self.tiles[self.active]) and bool(self._empties())
+        if card == SWITCH:
+            return self._has_swap()
+        if card == CHOP:
+            return bool(self._occupied())
+        covered = covered_cells(self.anchors)  # WASABI: some free 2 x 2 block
+        block = self.geo.block
+        return any(not any(covered[c] for c in block[a]) for a in self.geo.anchors)
+
+    def _has_swap(self) -> bool:
+        """Whether Switch! has a legal pair: any occupied uncovered cell with an uncovered
+        neighbour (two empty cells never make a pair)."""
+        covered = covered_cells(self.anchors)
+        stacks, neighbours = self.stacks, self.geo.neighbours
+        return any(
+            stacks[a] and not covered[a] and any(not covered[b] for b in neighbours[a])
+            for a in self.geo.active
+        )
+
+    def _usable_cards(self, before: bool) -> list[int]:
+        hand = self.cards[self.active]
+        return [t for t in range(NUM_CARD_TYPES) if hand[t] and self._card_usable(t, before)]
+
+    def _reward_options(self) -> tuple[list[int], list[int]]:
+        """(kitchen types, board Wasabi! actions) allowed at a pick (D13, spec §9.10).
+
+        Options of the type used this turn are forbidden while some option of another
+        type is on offer; a Wasabi! card on the board counts as type Wasabi!.
+        """
+        types = [t for t in range(NUM_CARD_TYPES) if self.kitchen[t]]
+        anchors = list(self.anchors)
+        used = self.card_used
+        if used is not None:
+            offered = set(types) | ({WASABI} if anchors else set())
+            if offered - {used}:
+                types = [t for t in types if t != used]
+                if used == WASABI:
+                    anchors = []
+        return types, [CELL_BASE + a for a in anchors]
+
+    def _discardable_cards(self) -> list[int]:
+        """The types among the two cards held before the pick (D14)."""
+        hand = list(self.cards[self.active])
+        if self.new_card is not None:
+            hand[self.new_card] -= 1
+        return [t for t in range(NUM_CARD_TYPES) if hand[t]]
+
+    def _giftable_kinds(self) -> list[int]:
+        no_maki = self.config["gift_excludes_maki"]
+        return [
+            k
+            for k, ingredient in enumerate(INGREDIENTS)
+            if ingredient.giftable
+            and not (no_maki and k == MAKI)
+            and k not in self.gift
+            and self.pantry[k]
+        ]
+
+    # -- transitions ----------------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        self._mask = None
+        getattr(self, "_apply_" + self.phase.lower())(action)
+
+    # setup
+    def _apply_gift_pick(self, action: int) -> None:
+        kind = action - KIND_BASE
+        receiver = (self.active + 1) % self.num_players
+        self.pantry[kind] -= 1
+        self.tiles[receiver][kind] += 1
+        self.gift.append(kind)
+        if len(self.gift) == GIFT_SIZE:
+            self.gift = []
+            self.active = receiver
+            if receiver == self.start_player:
+                self.phase = DRAFT_PICK
+
+    def _apply_draft_pick(self, action: int) -> None:
+        self._draw_recipe(action - LENGTH_BASE)
+        if None not in self.menus[self.active]:
+            self.active = (self.active + 1) % self.num_players
+            if self.active == self.start_player:
+                self._begin_turn(self.active)
+
+    # Step 1
+    def _apply_step1_start(self, action: int) -> None:
+        if action == DONE:
+            self._end_step1()
+        elif action >= SLOT_BASE:
+            self.marked = [action - SLOT_BASE]
+            self.phase = DISCARD_MORE
+        elif action >= CARD_BASE:
+            self._play_card(action - CARD_BASE, before=True)
+        else:
+            self.kind = action - KIND_BASE
+            self.phase = PLACE_TARGET
+
+    def _apply_place_target(self, action: int) -> None:
+        p, kind = self.active, self.kind
+        assert kind is not None
+        self.tiles[p][kind] -= 1
+        cell = action - CELL_BASE
+        self.stacks[cell] = self.stacks[cell] + (kind,)
+        self.kind = None
+        self.stack_on = False
+        self.placements_left -= 1
+        self.must_place = False
+        if self._check():
+            return
+        if self.placements_left > 0:
+            self.phase = PLACE_DUE
+        elif self.card_used is None:
+            self.phase = AFTER_PLACEMENT
+        else:
+            self._end_step1()
+
+    def _apply_place_due(self, action: int) -> None:
+        if action == DONE:
+            self._end_step1()
+        else:
+            self.kind = action - KIND_BASE
+            self.phase = PLACE_TARGET
+
+    def _apply_after_placement(self, action: int) -> None:
+        if action == DONE:
+            self._end_step1()
+        else:
+            self._play_card(action - CARD_BASE, before=False)
+
+    def _play_card(self, card: int, before: bool) -> None:
+        """Play ``card`` (spec §4.6). A Wasabi! card stays in hand until D11 lays it."""
+        p = self.active
+        self.card_used = card
+        self.card_before = before
+        if card != WASABI:
+            self.cards[p][card] -= 1
+            self.kitchen[card] += 1
+        if card == STACK:
+            self.stack_on = True
+            self.phase = PLACE_DUE
+        elif card == SPICY:
+            self.placements_left += 1
+            self.must_place = before  # Spicy! before: the first placement is still due
+            self.phase = PLACE_DUE
+        elif card == SWITCH:
+            self.phase = SWITCH_FIRST
+        elif card == CHOP:
+            self.phase = CHOP_TARGET
+        else:
+            self.phase = WASABI_ANCHOR
+
+    def _apply_switch_first(self, action: int) -> None:
+        self.selected = action - CELL_BASE
+        self.phase = SWITCH_SECOND
+
+    def _apply_switch_second(self, action: int) -> None:
+        a, b = self.selected, action - CELL_BASE
+        assert a is not None
+        self.stacks[a], self.stacks[b] = self.stacks[b], self.stacks[a]
+        self.selected = None
+        if self._check():
+            return
+        self._after_card_effect()
+
+    def _apply_chop_target(self, action: int) -> None:
+        cell = action - CELL_BASE
+        self.lifted = self.stacks[cell][-1]
+        self.stacks[cell] = self.stacks[cell][:-1]
+        self.selected = cell
+        if self._check():  # a 10th recipe: the lifted tile goes back (spec §4.4 D9)
+            self._return_lifted()
+            return
+        if self.card_before:
+            self.phase = CHOPPED_TILE
+        else:
+            self._return_lifted()
+            self._end_step1()
+
+    def _apply_chopped_tile(self, action: int) -> None:
+        if action == DONE:
+            self._return_lifted()
+            self.phase = PLACE_DUE
+            return
+        assert self.lifted is not None
+        cell = action - CELL_BASE
+        self.stacks[cell] = self.stacks[cell] + (self.lifted,)
+        self.lifted = self.selected = None
+        self.placements_left = 0  # the chopped tile was this turn's placement
+        self.must_place = False
+        if self._check():
+            return
+        self._end_step1()
+
+    def _return_lifted(self) -> None:
+        if self.lifted is not None:
+            self.pantry[self.lifted] += 1
+        self.lifted = self.selected = None
+
+    def _apply_wasabi_anchor(self, action: int) -> None:
+        p = self.active
+        self.cards[p][WASABI] -= 1
+        self.anchors.append(action - CELL_BASE)
+        self.anchors.sort()
+        self.cubes[p] += 1
+        if self._check():
+            return
+        self._after_card_effect()
+
+    def _after_card_effect(self) -> None:
+        """After Switch! or Wasabi!: the placement is still due if played before it."""
+        if self.card_before:
+            self.phase = PLACE_DUE
+        else:
+            self._end_step1()
+
+    def _apply_discard_more(self, action: int) -> None:
+        if action != DONE:
+            self.marked.append(action - SLOT_BASE)
+            return
+        menu = self.menus[self.active]
+        for slot in sorted(self.marked):
+            recipe = menu[slot]
+            assert recipe is not None
+            self.decks[RECIPE_LENGTH[recipe] - 2].append(recipe)
+            menu[slot] = None
+        self.marked = []
+        self._end_step1()
+
+    def _check(self) -> bool:
+        """Completion check for the active player (spec §4.3); True if the game ended."""
+        p = self.active
+        menu, tokens = self.menus[p], self.tokens[p]
+        candidates = [
+            (slot, r)
+            for slot, r in enumerate(menu)
+            if r is not None and tokens[RECIPE_LENGTH[r] - 2]
+        ]
+        if not candidates:
+            return False
+        top_list = top_tiles(self.stacks, self.anchors)
+        in_play = set(top_list)
+        # A recipe can only match if each of its kinds is a top tile somewhere.
+        candidates = [(slot, r) for slot, r in candidates if in_play.issuperset(RECIPE_KINDS[r])]
+        if not candidates:
+            return False
+        tops = np.array(top_list, dtype=np.intp)
+        geo, either = self.geo, self.config["style_either_direction"]
+        found = []  # (not ideal, slot, recipe): ideal ones first, then lower slot
+        for slot, r in candidates:
+            match, ideal = find_match(r, tops, geo, either)
+            if match:
+                found.append((not ideal, slot, r))
+        if not found:
+            return False
+        found.sort()
+        chosen = []
+        left = list(tokens)
+        for not_ideal, slot, r in found:
+            if left[RECIPE_LENGTH[r] - 2]:
+                left[RECIPE_LENGTH[r] - 2] -= 1
+                chosen.append((slot, r, not not_ideal))
+        for slot, r, ideal in sorted(chosen):
+            length = RECIPE_LENGTH[r]
+            menu[slot] = None
+            tokens[length - 2] -= 1
+            self.completed[p].append((r, ideal))
+            if ideal:
+                self.cubes[p] += TOKENS[length].cubes
+            self.picks += 1
+        if len(self.completed[p]) >= RECIPES_TO_WIN:
+            self.winner = p
+            self.phase = GAME_OVER
+            return True
+        return False
+
+    # Step 2
+    def _end_step1(self) -> None:
+        """Step 2 begins: the action-card picks, then the refills (spec §4.7)."""
+        if self.picks:
+            self.phase = REWARD_PICK
+        else:
+            self._to_refill_ingredients()
+
+    def _apply_reward_pick(self, action: int) -> None:
+        p = self.active
+        self.picks -= 1
+        if action == DONE:
+            self._after_pick()
+            return
+        if action < KIND_BASE:  # a Wasabi! card from the board: its cells are uncovered
+            self.anchors.remove(action - CELL_BASE)
+            card = WASABI
+        else:
+            card = action - CARD_BASE
+            self.kitchen[card] -= 1
+        self.cards[p][card] += 1
+        self.new_card = card
+        if sum(self.cards[p]) > CARD_HAND_LIMIT:
+            self.phase = REWARD_DISCARD
+        else:
+            self._after_pick()
+
+    def _apply_reward_discard(self, action: int) -> None:
+        card = action - CARD_BASE
+        self.cards[self.active][card] -= 1
+        self.kitchen[card] += 1
+        self._after_pick()
+
+    def _after_pick(self) -> None:
+        self.new_card = None
+        if self.picks:
+            self.phase = REWARD_PICK
+        else:
+            self._to_refill_ingredients()
+
+    def _to_refill_ingredients(self) -> None:
+        if sum(self.tiles[self.active]) < TILE_HAND_LIMIT and any(self.pantry):
+            self.phase = REFILL_INGREDIENT
+        else:
+            self._to_refill_recipes()
+
+    def _apply_refill_ingredient(self, action: int) -> None:
+        if action == DONE:
+            self._to_refill_recipes()
+            return
+        kind = action - KIND_BASE
+        self.pantry[kind] -= 1
+        self.tiles[self.active][kind] += 1
+        self._to_refill_ingredients()
+
+    def _to_refill_recipes(self) -> None:
+        if None in self.menus[self.active] and any(self.decks):
+            self.phase = REFILL_RECIPE
+        else:
+            self._end_turn()
+
+    def _apply_refill_recipe(self, action: int) -> None:
+        if action == DONE:
+            self._end_turn()
+            return
+        self._draw_recipe(action - LENGTH_BASE)
+        self._to_refill_recipes()
+
+    def _draw_recipe(self, deck: int) -> None:
+        menu = self.menus[self.active]
+        menu[menu.index(None)] = self.decks[deck].pop(0)
+
+    # turns
+    def board_full(self) -> bool:
+        """Every active cell occupied or covered (spec §6.2)."""
+        covered = covered_cells(self.anchors)
+        return all(self.stacks[c] or covered[c] for c in self.geo.active)
+
+    def _end_turn(self) -> None:
+        """End-of-turn tests (spec §6.2, §6.3), then the left neighbour's turn."""
+        self.turn += 1
+        if self.board_full() or self.turn >= self.config["max_turns"]:
+            self._reset_turn()
+            self.phase = GAME_OVER
+            return
+        self._begin_turn((self.active + 1) % self.num_players)
+
+    def _begin_turn(self, seat: int) -> None:
+        self.active = seat
+        self._reset_turn()
+        self.phase = STEP1_START
+
+    # -- snapshots ------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.rules.name,
+            "version": self.rules.version,
+            "num_players": self.num_players,
+            "config": self.config,
+            "stacks": [list(stack) for stack in self.stacks],
+            "anchors": self.anchors,
+            "pantry": self.pantry,
+            "kitchen": self.kitchen,
+            "decks": self.decks,
+            "tiles": self.tiles,
+            "cards": self.cards,
+            "menus": self.menus,
+            "tokens": self.tokens,
+            "completed": [[[r, ideal] for r, ideal in done] for done in self.completed],
+            "cubes": self.cubes,
+            "start_player": self.start_player,
+            "active": self.active,
+            "phase": self.phase,
+            "turn": self.turn,
+            "winner": self.winner,
+            "gift": self.gift,
+            "card_used": self.card_used,
+            "card_before": self.card_before,
+            "stack_on": self.stack_on,
+            "placements_left": self.placements_left,
+            "must_place": self.must_place,
+            "kind": self.kind,
+            "selected": self.selected,
+            "lifted": self.lifted,
+            "marked": self.marked,
+            "picks": self.picks,
+            "new_card": self.new_card,
+        }
+
+    @classmethod
+    def from_dict(cls, rules: WasabiRules, data: dict[str, Any]) -> State:
+        if not isinstance(data, dict):
+            raise InvalidStateError(f"not a {rules.name} snapshot: expected a JSON object")
+        try:
+            if data["game"] != rules.name:
+                raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
+            n = rules.check_num_players(data["num_players"])
+            state = cls(rules, n, rules.make_config(data["config"]))
+            state.stacks = [tuple(stack) for stack in _int_lists(data["stacks"])]
+            state.anchors = sorted(map(int, data["anchors"]))
+            state.pantry = list(map(int, data["pantry"]))
+            state.kitchen = list(map(int, data["kitchen"]))
+            state.decks = _int_lists(data["decks"])
+            state.tiles = _int_lists(data["tiles"])
+            state.cards = _int_lists(data["cards"])
+            state.menus = [[None if r is None else int(r) for r in m] for m in data["menus"]]
+            state.tokens = _int_lists(data["tokens"])
+            state.completed = [[(int(r), bool(i)) for r, i in done] for done in data["completed"]]
+            state.cubes = list(map(int, data["cubes"]))
+            state.start_player = int(data["start_player"])
+            state.active = int(data["active"])
+            state.phase = str(data["phase"])
+            state.turn = int(data["turn"])
+            state.winner = _optional_int(data["winner"])
+            state.gift = list(map(int, data["gift"]))
+            state.card_used = _optional_int(data["card_used"])
+            state.card_before = bool(data["card_before"])
+            state.stack_on = bool(data["stack_on"])
+            state.placements_left = int(data["placements_left"])
+            state.must_place = bool(data["must_place"])
+            state.kind = _optional_int(data["kind"])
+            state.selected = _optional_int(data["selected"])
+            state.lifted = _optional_int(data["lifted"])
+            state.marked = list(map(int, data["marked"]))
+            state.picks = int(data["picks"])
+            state.new_card = _optional_int(data["new_card"])
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, InvalidStateError):
+                raise
+            raise InvalidStateError(f"not a {rules.name} snapshot: {error!r}") from error
+        state._validate()
+        return state
+
+    def _validate(self) -> None:
+        """Raise ``InvalidStateError`` unless the position is well formed and conserves
+        every component (spec §11.5)."""
+        n = self.num_players
+        if self.phase not in (*PHASES, GAME_OVER):
+            known = ", ".join((*PHASES, GAME_OVER))
+            raise InvalidStateError(f"unknown phase {self.phase!r}; known: {known}")
+        shapes = {
+            "stacks": (self.stacks, NUM_CELLS),
+            "pantry": (self.pantry, NUM_KINDS),
+            "kitchen": (self.kitchen, NUM_CARD_TYPES),
+            "decks": (self.decks, len(LENGTHS)),
+            "tiles": (self.tiles, n),
+            "cards": (self.cards, n),
+            "menus": (self.menus, n),
+            "tokens": (self.tokens, n),
+            "completed": (self.completed, n),
+            "cubes": (self.cubes, n),
+        }
+        for name, (value, size) in shapes.items():
+            if len(value) != size:
+                raise InvalidStateError(f"{name} has {len(value)} entries; expected {size}")
+        if any(len(t) != NUM_KINDS for t in self.tiles) or any(
+            len(c) != NUM_CARD_TYPES for c in self.cards
+        ):
+            raise InvalidStateError("a hand has the wrong number of kinds or card types")
+        if any(len(m) != MENU_SLOTS for m in self.menus) or any(
+            len(t) != len(LENGTHS) for t in self.tokens
+        ):
+            raise InvalidStateError("a menu must have 3 slots and a token list 4 lengths")
+        if not all(0 <= s < n for s in (self.active, self.start_player)):
+            raise InvalidStateError(f"seats must be in 0..{n - 1}")
+        geo = self.geo
+        if any(self.stacks[c] for c in range(NUM_CELLS) if not geo.is_active[c]):
+            raise InvalidStateError(f"a tile lies outside the active area of {n} players")
+        kinds = [k for s in self.stacks for k in s]
+        kinds += [k for k in range(NUM_KINDS) for t in self.tiles for _ in range(t[k])]
+        if (
+            any(not 0 <= k < NUM_KINDS for k in kinds)
+            or min(self.pantry + [x for t in self.tiles for x in t]) < 0
+        ):
+            raise InvalidStateError("a tile count is negative or a kind is out of 0..16")
+        counts = [self.pantry[k] + kinds.count(k) + (self.lifted == k) for k in range(NUM_KINDS)]
+        if counts != list(TILE_COUNTS):
+            raise InvalidStateError(
+                f"the {NUM_TILES} tiles are not conserved: counts per kind {counts}, "
+                f"expected {list(TILE_COUNTS)}"
+            )
+        covered = covered_cells([])
+        for a in self.anchors:
+            if a not in geo.anchors or any(covered[c] for c in geo.block[a]):
+                raise InvalidStateError(f"Wasabi! card at {cell_name(a)} is misplaced")
+            for c in geo.block[a]:
+                covered[c] = True
+        cards = [
+            self.kitchen[t]
+            + sum(c[t] for c in self.cards)
+            + (len(self.anchors) if t == WASABI else 0)
+            for t in range(NUM_CARD_TYPES)
+        ]
+        if min(self.kitchen) < 0 or min(min(c) for c in self.cards) < 0:
+            raise InvalidStateError(f"a card count is negative: kitchen {self.kitchen}")
+        if cards != list(CARDS_IN_PLAY[n]):
+            raise InvalidStateError(
+                f"action cards are not conserved: {cards}, expected {list(CARDS_IN_PLAY[n])}"
+            )
+        recipes = [r for d in self.decks for r in d]
+        recipes += [r for m in self.menus for r in m if r is not None]
+        recipes += [r for done in self.completed for r, _ in done]
+        if sorted(recipes) != list(range(NUM_RECIPES)):
+            raise InvalidStateError(f"the {NUM_RECIPES} recipes are not each in one place")
+        for i, deck in enumerate(self.decks):
+            if any(RECIPE_LENGTH[r] != LENGTHS[i] for r in deck):
+                raise InvalidStateError(f"the length-{LENGTHS[i]} deck holds another length")
+        for seat in range(n):
+            for i, length in enumerate(LENGTHS):
+                used = sum(RECIPE_LENGTH[r] == length for r, _ in self.completed[seat])
+                if self.tokens[seat][i] + used != TOKENS[length].per_player:
+                    raise InvalidStateError(
+                        f"seat {seat}: {self.tokens[seat][i]} unused length-{length} tokens "
+                        f"and {used} completed recipes of that length do not make "
+                        f"{TOKENS[length].per_player}"
+                    )
+        if sum(map(sum, self.tokens)) + sum(map(len, self.completed)) != n * TOKENS_PER_PLAYER:
+            raise InvalidStateError("challenge tokens are not conserved")
+
+    def __repr__(self) -> str:
+        return (
+            f"<Wasabi n={self.num_players} turn {self.turn} {self.phase} "
+            f"P{self.current_player} scores={[int(s) for s in self.scores()]}>"
+        )
+
+
+def _int_lists(value: Any) -> list[list[int]]:
+    return [list(map(int, item)) for item in value]
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)

@@ -1,0 +1,139 @@
+"""Hidden information stays hidden; clone and JSON copies continue identically."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardgame_envs.core.testing import check_continuations, check_hidden_information, play_trace
+from boardgame_envs.wasabi.data import RECIPE_LENGTH
+from boardgame_envs.wasabi.rules import State
+from tests.wasabi.helpers import RULES
+
+
+def resample_recipes(state: State, seat: int, rng: np.random.Generator) -> State:
+    """Reshuffle what ``seat`` cannot know (spec §7, §11.5): the contents of the other
+    seats' recipes, keeping their lengths, and the order of every deck."""
+    other = state.clone()
+    for length in (2, 3, 4, 5):
+        slots = [
+            (menu, i)
+            for s, menu in enumerate(other.menus)
+            if s != seat
+            for i, r in enumerate(menu)
+            if r is not None and RECIPE_LENGTH[r] == length
+        ]
+        deck = other.decks[length - 2]
+        slots += [(deck, i) for i in range(len(deck))]
+        pool = [zone[i] for zone, i in slots]
+        rng.shuffle(pool)
+        for (zone, i), recipe in zip(slots, pool):
+            zone[i] = recipe
+    return other
+
+
+def resample_hands(state: State, seat: int, rng: np.random.Generator) -> State:
+    """Also reshuffle the other seats' tiles and cards among them, keeping hand sizes (what
+    ``hide_opponent_hands`` hides)."""
+    other = resample_recipes(state, seat, rng)
+    others = [s for s in range(state.num_players) if s != seat]
+    for hands, size in ((other.tiles, 17), (other.cards, 5)):
+        pool = [k for s in others for k in range(size) for _ in range(hands[s][k])]
+        rng.shuffle(pool)
+        for s in others:
+            count = sum(hands[s])
+            hands[s][:] = [0] * size
+            for k in pool[:count]:
+                hands[s][k] += 1
+            pool = pool[count:]
+    return other
+
+
+def walk(num_players: int, seed: int, steps: int, **options):
+    """States along a seeded random game."""
+    state = RULES.new_state(num_players, seed=seed, **options)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        yield state
+        state.apply(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_observation_ignores_other_recipes_and_deck_order(num_players):
+    rng = np.random.default_rng(num_players)
+    for seed in range(3):
+        for state in walk(num_players, seed, 200):
+            for seat in range(num_players):
+                check_hidden_information(state, seat, resample_recipes, rng, tries=1)
+
+
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_hidden_hands_option_hides_tiles_and_cards(num_players):
+    rng = np.random.default_rng(num_players)
+    for seed in range(3):
+        for state in walk(num_players, seed, 200, hide_opponent_hands=True):
+            for seat in range(num_players):
+                check_hidden_information(state, seat, resample_hands, rng, tries=1)
+
+
+def test_resampling_really_changes_hidden_facts():
+    """Guard for the tests above: the resamplers move what the seat cannot see."""
+    state = list(walk(4, 0, 60))[-1]
+    other = resample_hands(state, 0, np.random.default_rng(1))
+    assert other.decks != state.decks
+    assert other.menus[1:] != state.menus[1:] and other.menus[0] == state.menus[0]
+    assert other.tiles[1:] != state.tiles[1:] and other.tiles[0] == state.tiles[0]
+    lengths = [[RECIPE_LENGTH[r] if r is not None else 0 for r in m] for m in state.menus]
+    assert lengths == [[RECIPE_LENGTH[r] if r is not None else 0 for r in m] for m in other.menus]
+
+
+def test_observation_changes_with_own_recipes_and_public_hands():
+    state = list(walk(3, 1, 60))[-1]
+    seat = 0
+    other = state.clone()
+    own = other.menus[seat]
+    i = next(i for i, r in enumerate(own) if r is not None)
+    deck = other.decks[RECIPE_LENGTH[own[i]] - 2]
+    own[i], deck[0] = deck[0], own[i]  # a different recipe of the same length
+    assert not np.array_equal(state.view(seat).observation(), other.view(seat).observation())
+    # The opponents' tiles are public by default (spec §7: every move of a tile is open).
+    other = resample_hands(state, seat, np.random.default_rng(0))
+    assert other.tiles != state.tiles
+    assert not np.array_equal(state.view(seat).observation(), other.view(seat).observation())
+
+
+def test_view_holds_no_hidden_fact():
+    state = list(walk(3, 2, 40))[-1]
+    view = state.view(0)
+    fields = set(view.__dataclass_fields__)
+    assert not fields & {"decks", "menus", "config"}
+    assert view.menu == tuple(state.menus[0])
+    assert view.menu_lengths[1] == tuple(RECIPE_LENGTH[r] for r in state.menus[1])
+    hidden = RULES.new_state(3, seed=2, hide_opponent_hands=True)
+    assert hidden.view(0).tiles[1] is None and hidden.view(0).cards[2] is None
+    assert hidden.view(0).tiles[0] is not None
+
+
+@pytest.mark.parametrize("num_players, at_step", [(2, 0), (2, 150), (3, 40), (4, 300)])
+def test_clone_and_json_copy_continue_identically(num_players, at_step):
+    check_continuations(RULES, num_players, seed=num_players * 17, at_step=at_step)
+
+
+def test_json_round_trip_mid_turn_with_a_chopped_tile():
+    from tests.wasabi.helpers import CARD, CELL, table
+
+    state = table(2, board={(0, 0): "Rice Maki"}, cards={0: "Chop!"}, hands={0: "Tuna"})
+    state.apply(CARD("Chop!"))
+    state.apply(CELL(0, 0))
+    copy = RULES.from_json(state.to_json())
+    assert copy.to_json() == state.to_json() and copy.lifted == state.lifted
+    assert play_trace(copy, 100, 1) == play_trace(state, 100, 1)
+
+
+def test_clone_is_independent():
+    state = RULES.new_state(2, seed=3)
+    clone = state.clone()
+    play_trace(clone, 80, seed=0)
+    assert state.to_json() == RULES.new_state(2, seed=3).to_json()
