@@ -48,6 +48,12 @@ GAMES: dict[str, GameInfo] = {
         ),
         GameInfo("wasabi", "Wasabi!", "Wasabi", "boardgame_envs.wasabi.rules:WasabiRules"),
         GameInfo("tahiti", "Tahiti", "Tahiti", "boardgame_envs.tahiti.rules:TahitiRules"),
+        GameInfo(
+            "cornucopia",
+            "Cornucopia",
+            "Cornucopia",
+            "boardgame_envs.cornucopia.rules:CornucopiaRules",
+        ),
     ]
 }
 
