@@ -213,7 +213,9 @@ def test_bench_on_a_tiny_budget(tmp_path):
 
 def test_demo_end_to_end_on_a_tiny_budget(tmp_path, capsys):
     tournament = demo.main(
-        demo.Args(timesteps=128, eval_games=4, out_dir=str(tmp_path), progress=False)
+        demo.Args(
+            timesteps=128, eval_games=4, imitation_games=2, out_dir=str(tmp_path), progress=False
+        )
     )
     assert len(tournament.results) == 6
     assert "heuristic" in capsys.readouterr().out

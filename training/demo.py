@@ -1,7 +1,9 @@
 """The demo: train MaskablePPO on 2-player Factors and Multiples, then rank it.
 
-It trains against a mix of the random and heuristic players for a few minutes on CPU,
-then plays the trained policy, the heuristic and the random player against each other,
+It warm-starts the policy by imitating the heuristic player (behaviour cloning on
+``imitation_games`` of its games), then trains MaskablePPO against a mix of the heuristic
+and random players for a few minutes on CPU, with the score-difference reward shaping.
+Then it plays the trained policy, the heuristic and the random player against each other,
 ``eval_games`` games per pairing with seats rotated, and prints the table with 95%
 confidence intervals and ratings.
 
@@ -22,8 +24,10 @@ from training.cli_args import parse_args
 class Args:
     timesteps: int = 300_000
     """PPO training steps"""
-    opponent: str = "random=0.5,heuristic=0.5"
+    opponent: str = "heuristic=0.7,random=0.3"
     """training opponents (see train_ppo)"""
+    imitation_games: int = 2000
+    """games of the heuristic to imitate before PPO (0: train from scratch)"""
     eval_games: int = 500
     """games per pairing in the final evaluation"""
     seed: int = 0
@@ -44,6 +48,9 @@ def main(args: Args) -> evaluate.Tournament:
             timesteps=args.timesteps,
             seed=args.seed,
             out_dir=args.out_dir,
+            reward="score",
+            imitate="heuristic" if args.imitation_games else "",
+            imitation_games=args.imitation_games,
             eval_every=max(args.timesteps // 4, 1),
             eval_games=100,
             checkpoint_every=0,

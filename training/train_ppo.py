@@ -55,9 +55,9 @@ HYPERPARAMS: dict[str, dict] = {
     ),
     "factors_multiples": dict(
         learning_rate=3e-4,
-        n_steps=512,
+        n_steps=256,
         batch_size=256,
-        n_epochs=4,
+        n_epochs=8,
         gamma=1.0,
         gae_lambda=0.95,
         ent_coef=0.01,
@@ -80,7 +80,7 @@ class Args:
     "self-play=0.6,heuristic=0.2,random=0.2" """
     timesteps: int = 200_000
     """total learner decisions to train for"""
-    n_envs: int = 8
+    n_envs: int = 16
     """environments stepped together"""
     seed: int = 0
     """seeds the environments, the opponents and the network"""
