@@ -265,13 +265,17 @@ class State(abc.ABC):
                 f"action {action} is out of range 0..{self.rules.action_size - 1}; "
                 f"legal: {_list(self.legal_actions())}"
             )
-        if not self.legal_action_mask()[action]:
+        if not self._is_legal(action):
             raise IllegalActionError(
                 f"action {action} ({self.describe_action(action)}) is not legal in phase "
                 f"{self._phase_name()} for seat {self.current_player}; "
                 f"legal: {_list(self.legal_actions())}"
             )
         self._apply(action)
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether an in-range action is legal now; games may answer without a full mask."""
+        return bool(self.legal_action_mask()[action])
 
     def winners(self) -> list[int]:
         """Seats with the best score (several on a tie); empty until the game ends."""

@@ -150,10 +150,16 @@ def play_trace(state: State, num_steps: int, seed: int) -> list[tuple[int, str]]
     return trace
 
 
-def check_continuations(rules: Rules, num_players: int, seed: int, at_step: int) -> None:
+def check_continuations(
+    rules: Rules,
+    num_players: int,
+    seed: int,
+    at_step: int,
+    options: dict[str, Any] | None = None,
+) -> None:
     """Play ``at_step`` random steps, then continue the original, a clone and a JSON copy
     with the same random actions: all three must stay identical (chance included)."""
-    state = rules.new_state(num_players, seed=seed)
+    state = rules.new_state(num_players, seed=seed, **(options or {}))
     play_trace(state, at_step, seed)
     clone = state.clone()
     copy = rules.from_json(state.to_json())
