@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.ppo import PPOAgent
 from training import evaluate, train_ppo
 from training.cli_args import parse_args
 
@@ -58,14 +59,15 @@ def main(args: Args) -> evaluate.Tournament:
         )
     )
     trained = time.perf_counter() - started
-    ppo = f"ppo:{run_dir}"
+    trained_agent = PPOAgent.load(run_dir, game="factors_multiples")
     tournament = evaluate.run_tournament(
         "factors_multiples",
-        [ppo, "heuristic", "random"],
+        ["ppo", "heuristic", "random"],
         [2],
         args.eval_games,
         seed=train_ppo.EVAL_SEED + 10_000_000,
         progress=args.progress,
+        agents={"ppo": trained_agent},
     )
     print()
     print(evaluate.markdown_table(tournament))
