@@ -69,7 +69,7 @@ def test_self_play_keeps_a_pool_of_snapshots(tmp_path):
     )
     snapshots = sorted((run_dir / "pool").glob("snapshot_*.zip"))
     assert len(snapshots) >= 3  # the untrained policy plus one every 64 steps (files stay)
-    pool = train_ppo.SelfPlayPool(run_dir / "pool", size=2)
+    pool = train_ppo.SelfPlayPool(run_dir / "pool", size=2, game="factors_multiples")
     assert len(pool.agents) == 2  # only the latest pool_size are played
     assert isinstance(pool.sample(np.random.default_rng(0)), PPOAgent)
 
@@ -230,7 +230,7 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path):
         tmp_path,
         imitate="heuristic",
         imitation_games=3,
-        imitation_epochs=15,
+        imitation_epochs=60,
         timesteps=0,
         eval_every=0,
     )

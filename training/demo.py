@@ -52,8 +52,8 @@ def main(args: Args) -> evaluate.Tournament:
             reward="score",
             imitate="heuristic" if args.imitation_games else "",
             imitation_games=args.imitation_games,
-            eval_every=max(args.timesteps // 4, 1),
-            eval_games=100,
+            eval_every=max(args.timesteps // 4, 4096),  # at least one rollout apart
+            eval_games=min(100, args.eval_games),
             checkpoint_every=0,
             progress=args.progress,
         )
