@@ -60,7 +60,7 @@ HYPERPARAMS: dict[str, dict] = {
         n_epochs=8,
         gamma=1.0,
         gae_lambda=0.95,
-        ent_coef=0.01,
+        ent_coef=0.001,  # after the imitation warm start: stay near it
         clip_range=0.2,
         net_arch="256,256",
     ),
