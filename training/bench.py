@@ -73,9 +73,10 @@ def random_play_engine(rules, num_players: int, seconds: float, seed: int) -> fl
 
 
 def connect_four_rate(seconds: float, seed: int) -> float:
-    from pettingzoo.classic import connect_four_v3
+    import pettingzoo
 
-    return random_play_aec(connect_four_v3.raw_env(), seconds, seed)
+    raw = pettingzoo.make("aec", "classic/connect_four-v3").unwrapped  # connect_four_v3.raw_env
+    return random_play_aec(raw, seconds, seed)
 
 
 def main(args: Args) -> dict:
