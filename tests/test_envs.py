@@ -243,3 +243,30 @@ def test_single_agent_can_append_the_mask_to_the_observation():
     assert env.observation_space.shape == (159 + 40,) and obs.shape == (199,)
     assert np.array_equal(obs[159:].astype(bool), env.action_masks())
     assert np.array_equal(obs[:159], env.state.view(env.learner_seat).observation())
+
+
+def test_a_game_ended_at_a_safety_limit_is_a_truncation():
+    """Rules that stop a game at a cap of their spec set state.truncated (Tahiti does)."""
+    from tests.factors_multiples.helpers import table
+
+    env = boardgame_envs.raw_env("factors_multiples", num_players=2, rounds=1)
+    env.reset(seed=0)
+    env.state = table(2, {0: "4♣"}, piles={0: ""}, value=8, rounds=1)
+    env.state.truncated = True  # as if this last move hit a cap
+    env.agent_selection = "player_0"
+    env.step(3)
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.rewards == {"player_0": 1.0, "player_1": -1.0}  # the outcome is still paid
+
+
+def test_score_shaping_scale_can_be_set():
+    default = boardgame_envs.raw_env("factors_multiples", num_players=2, reward="score")
+    scaled = boardgame_envs.raw_env(
+        "factors_multiples", num_players=2, reward="score", score_reward_scale=0.5
+    )
+    a, b = play_random(default, seed=9), play_random(scaled, seed=9)
+    outcome = default.state.returns()
+    for agent, seat in (("player_0", 0), ("player_1", 1)):
+        shaping_default = a[agent] - outcome[seat]
+        shaping_scaled = b[agent] - outcome[seat]
+        assert shaping_scaled == pytest.approx(shaping_default * 0.5 * 52)

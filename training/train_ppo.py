@@ -86,6 +86,8 @@ class Args:
     """seeds the environments, the opponents and the network"""
     reward: str = "outcome"
     """reward mode of the env: outcome or score"""
+    score_reward_scale: float | None = None
+    """weight of the score shaping under --reward score (None: the game's own scale)"""
     observe_mask: bool = True
     """append the legal-action mask to the policy's input (it then sees what is legal)"""
     game_options: str = "{}"
@@ -204,6 +206,7 @@ def make_vec_env(args: Args, pool: SelfPlayPool | None):
             opponent=opponents,
             reward=args.reward,
             observe_mask=args.observe_mask,
+            score_reward_scale=args.score_reward_scale,
             **options,
         )
 

@@ -13,7 +13,8 @@ Rewards             ``"outcome"`` (default): 0 until the end, then per player
                     (players it beat - players that beat it) / (n - 1).
                     ``"score"``: outcome plus, at every step, the change of
                     ``scale * sign * (own score - mean of the others' scores)``
-                    (``rules.score_reward_scale``; sign -1 where low scores win)
+                    (``score_reward_scale``, default the game's; sign -1 where low
+                    scores win)
 Truncation          after ``max_steps`` decisions (default: the game's proven bound, which
                     legal play never reaches), or when the rules end a game at a safety
                     limit (``state.truncated``; the outcome rewards are still paid)
@@ -60,6 +61,7 @@ class TurnBasedEnv(AECEnv):
         reward: str = "outcome",
         auto_resolve: bool = False,
         max_steps: int | None = None,
+        score_reward_scale: float | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -84,6 +86,9 @@ class TurnBasedEnv(AECEnv):
         self.render_mode = render_mode
         self.reward_mode = reward
         self.auto_resolve = auto_resolve
+        self.score_reward_scale = (
+            rules.score_reward_scale if score_reward_scale is None else score_reward_scale
+        )
         self.max_steps = max_steps or rules.max_decisions(self.num_players, self.config)
 
         self.possible_agents = [agent_name(seat) for seat in range(self.num_players)]
@@ -122,6 +127,7 @@ class TurnBasedEnv(AECEnv):
         if self.auto_resolve:
             self._resolve_forced()
             self.rewards = self._step_rewards()
+            self._update_done()
             self._accumulate_rewards()
         self._select_agent()
 
@@ -143,10 +149,7 @@ class TurnBasedEnv(AECEnv):
             self._resolve_forced()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = self._step_rewards()
-        if self.state.is_terminal() and not self.state.truncated:
-            self.terminations = dict.fromkeys(self.agents, True)
-        elif self.state.is_terminal() or self.num_steps >= self.max_steps:
-            self.truncations = dict.fromkeys(self.agents, True)
+        self._update_done()
         self._select_agent()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -177,6 +180,12 @@ class TurnBasedEnv(AECEnv):
             self.state.apply(legal[0])
             self.num_steps += 1
 
+    def _update_done(self) -> None:
+        if self.state.is_terminal() and not self.state.truncated:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.state.is_terminal() or self.num_steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+
     def _select_agent(self) -> None:
         if not self.state.is_terminal():
             self.agent_selection = agent_name(self.state.current_player)
@@ -184,7 +193,9 @@ class TurnBasedEnv(AECEnv):
             self.agent_selection = self.agents[0]
 
     def _score_potentials(self) -> list[float]:
-        return score_potentials(self.state) if self.reward_mode == "score" else []
+        if self.reward_mode != "score":
+            return []
+        return score_potentials(self.state, self.score_reward_scale)
 
     def _step_rewards(self) -> dict[str, float]:
         rewards = [0.0] * self.num_players
@@ -197,14 +208,16 @@ class TurnBasedEnv(AECEnv):
         return dict(zip(self.possible_agents, map(float, rewards)))
 
 
-def score_potentials(state: State) -> list[float]:
-    """Per seat ``scale * sign * (own score - mean of the others')``: zero-sum shaping."""
+def score_potentials(state: State, scale: float | None = None) -> list[float]:
+    """Per seat ``scale * sign * (own score - mean of the others')``: zero-sum shaping
+    (``scale`` defaults to the game's ``score_reward_scale``)."""
     rules = state.rules
+    scale = rules.score_reward_scale if scale is None else scale
     scores = state.scores()
     n = len(scores)
     sign = -1.0 if rules.lower_score_wins else 1.0
     total = sum(scores)
-    return [rules.score_reward_scale * sign * (s - (total - s) / (n - 1)) for s in scores]
+    return [scale * sign * (s - (total - s) / (n - 1)) for s in scores]
 
 
 def wrap(env: TurnBasedEnv) -> AECEnv:
