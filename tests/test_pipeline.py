@@ -74,6 +74,21 @@ def test_self_play_keeps_a_pool_of_snapshots(tmp_path):
     assert isinstance(pool.sample(np.random.default_rng(0)), PPOAgent)
 
 
+def test_imitation_warm_start_with_self_play_opponents(tmp_path):
+    run_dir = train_ppo.main(
+        tiny_args(
+            tmp_path,
+            opponent="self-play=0.5,heuristic=0.5",
+            imitate="heuristic",
+            imitation_games=2,
+            imitation_epochs=1,
+            eval_every=0,
+            timesteps=128,
+        )
+    )
+    assert (run_dir / "model.zip").exists() and list((run_dir / "pool").glob("*.zip"))
+
+
 def test_resume_continues_a_killed_run_from_its_checkpoint(tmp_path, monkeypatch):
     original = train_ppo.save_checkpoint
 

@@ -23,6 +23,7 @@ A run directory ``<out_dir>/<game>__ppo__<seed>__<time>`` receives:
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -245,7 +246,12 @@ class RunCallback(BaseCallback):
 def imitation_data(args: Args) -> dict[str, np.ndarray]:
     """The imitated agent's decisions in the learner's seat of the training env: inputs,
     masks, actions and discounted returns-to-go."""
-    env = make_vec_env(args, pool=None).envs[0]
+    # No snapshot exists yet: the imitated agent stands in for self-play opponents.
+    opponents = ",".join(
+        args.imitate + part[len("self-play") :] if part.strip().startswith("self-play") else part
+        for part in args.opponent.split(",")
+    )
+    env = make_vec_env(dataclasses.replace(args, opponent=opponents, n_envs=1), None).envs[0]
     teacher = make_agent(args.imitate, args.game)
     rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "return": []}
     gamma = hyperparameters(args)["gamma"]
