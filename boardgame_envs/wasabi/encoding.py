@@ -88,19 +88,29 @@ index    meaning                                                decision points
 
 from __future__ import annotations
 
-import functools
+import itertools
+from typing import Any
 
 import numpy as np
 
 from boardgame_envs.wasabi.data import (
+    GRID_COLUMNS,
     LENGTHS,
+    MENU_SLOTS,
     NUM_CARD_TYPES,
     NUM_CELLS,
     NUM_KINDS,
     RECIPES,
     TOKENS,
 )
-from boardgame_envs.wasabi.rules import PHASE_INDEX, View, covered_cells, geometry
+from boardgame_envs.wasabi.rules import (
+    GAME_OVER,
+    PHASE_INDEX,
+    PHASES,
+    View,
+    covered_cells,
+    geometry,
+)
 
 MAX_SEATS = 4
 NUM_PLANES = 40
@@ -148,9 +158,10 @@ CLIP = OBSERVATION_BOUNDS[1]
 # Opponent block offsets (relative to the block).
 OPP_PRESENT, OPP_TILES, OPP_CARDS, OPP_RECIPES, OPP_TOKENS, OPP_STATS = 0, 1, 18, 23, 27, 31
 
-# Raw counts are written first; one multiplication by SCALE then applies every scale (the
-# memoised board planes are stored scaled).
+# Every value is first a small integer (a count, a stack height or a 0/1); one
+# multiplication by SCALE then applies every scale.
 SCALE = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+SCALE[HEIGHT * NUM_CELLS : (HEIGHT + 1) * NUM_CELLS] = 1 / 4
 _TOKEN_SCALE = [1 / TOKENS[L].per_player for L in LENGTHS]
 _STATS_SCALE = [1 / 20, 1 / 50, 1 / 10]  # cubes, score, completed recipes
 SCALE[OWN_TILES : OWN_TILES + NUM_KINDS] = 1 / 3
@@ -168,15 +179,7 @@ SCALE[DECKS : DECKS + 4] = 1 / 16
 _MAX_CUBES = int(CLIP * 20)  # cubes / 20 and score / 50 are clipped at CLIP
 _MAX_SCORE = int(CLIP * 50)
 
-_ACTIVE_PLANE = {
-    columns: np.array(geometry(columns).is_active, dtype=np.float32) for columns in (5, 6, 7)
-}
 _ACTIVE_CELLS = {columns: geometry(columns).active for columns in (5, 6, 7)}
-# Menu one-hots of each recipe: offsets within a 90-slot block.
-_RECIPE_ONES = tuple(
-    (0, 1 + r.length - 2, *(5 + i * NUM_KINDS + k for i, k in enumerate(r.kinds))) for r in RECIPES
-)
-_ABSENT = (0,) * OPPONENT_SIZE
 _HIDDEN_HAND = (0,) * (NUM_KINDS + NUM_CARD_TYPES)
 _EMPTY_TARGET = EMPTY_TARGET * NUM_CELLS
 _BELOW = BELOW * NUM_CELLS
@@ -189,122 +192,188 @@ _ACTIVE = ACTIVE * NUM_CELLS
 def encode(view: View) -> np.ndarray:
     """The observation of ``view.seat`` (see the module tables).
 
-    Few numpy calls: the board planes come from a memo (most decisions leave the board
-    as it was), raw counts go into two contiguous slices and every one-hot into one index
-    list; one multiplication then applies every scale.
+    Two numpy calls: every value is first a small integer (a count, a height or a 0/1), so
+    the whole observation is joined as 2,197 bytes, mostly ready-made pieces from tables
+    and memos, and one multiplication by SCALE turns them into scaled float32 (bytes ->
+    uint8 -> float32 is much faster than converting Python ints one by one). Only the
+    turn fraction and the rare plane 39 are written afterwards.
     """
     n = view.num_players
     seat = view.seat
-    obs = np.concatenate((_board_planes(view), _NO_FEATURES))
-
-    tiles, cards, tokens = view.tiles, view.cards, view.tokens
-    done = [len(c) for c in view.completed]
-    # Cubes and scores are clipped here, so that scaled they stay within CLIP (and within
-    # a byte, see below).
-    cubes = [min(c, _MAX_CUBES) for c in view.cubes]
-    scores = [min(s, _MAX_SCORE) for s in view.scores]
-    own_tiles, own_cards = tiles[seat], cards[seat]
-    assert own_tiles is not None and own_cards is not None  # a seat sees its own hand
-    # Own tokens and stats, the opponents in seating order from the observer's left, the
-    # supplies: one contiguous run of raw counts. Every count is a small integer, and
-    # bytes -> uint8 -> float32 is much faster than converting Python ints one by one.
-    counts = tokens[seat] + (cubes[seat], scores[seat], done[seat])
-    for rel in range(1, n):
-        s = (seat + rel) % n
-        held = [0, 0, 0, 0, 0, 0]  # recipes held, indexed by length (0: an empty slot)
-        for length in view.menu_lengths[s]:
-            held[length] += 1
-        hand = _HIDDEN_HAND if tiles[s] is None or cards[s] is None else tiles[s] + cards[s]
-        counts += (1, *hand, *held[2:], *tokens[s], cubes[s], scores[s], done[s])
-    counts += _ABSENT * (MAX_SEATS - n) + view.pantry + view.kitchen + view.deck_sizes
-    obs[OWN_TOKENS:DECISION] = np.frombuffer(bytes(counts), dtype=np.uint8)
-    obs[OWN_TILES:MENU] = np.frombuffer(bytes(own_tiles + own_cards), dtype=np.uint8)
-
-    ones = [
-        CARD_USED + (5 if view.card_used is None else view.card_used),
-        PLACEMENTS + min(view.placements_left, 2),
-        PLAYER_COUNT + n - 2,
-        SEAT_FROM_START + (seat - view.start_player) % n,
-    ]
-    if view.menu != _NO_MENU:
-        obs[MENU:MARKED] = menu_block(view.menu)
-    if view.marked:
-        ones += [MARKED + slot for slot in view.marked]
-    phase = PHASE_INDEX.get(view.phase)
-    if phase is not None:
-        ones.append(DECISION + phase)
-    if view.selected is not None:
-        ones.append(SELECTED * NUM_CELLS + view.selected)
-    if view.stack_on:
-        ones.append(STACK_ON)
-    if view.gift:
-        ones += [GIFT + k for k in view.gift]
-    if view.lifted is not None:
-        ones.append(LIFTED + view.lifted)
-    if view.kind is not None:
-        ones.append(PENDING_KIND + view.kind)
-    if view.current_player == seat:
-        ones.append(DECIDER)
-    obs[ones] = 1.0
-    obs[PICKS] = view.picks
+    menu = view.menu
+    raw = b"".join(
+        (
+            _board_bytes(view),  # plane 39 zero
+            _own_hand_bytes(view.tiles[seat], view.cards[seat]),
+            _SLOT_BYTES[menu[0]],
+            _SLOT_BYTES[menu[1]],
+            _SLOT_BYTES[menu[2]],
+            _marked_bytes(view.marked),
+            _counts_bytes(view),
+            _PHASE_BYTES[view.phase],
+            _CARD_USED_BYTES[view.card_used],
+            _STEP_BYTES[view.stack_on, view.placements_left, view.picks],
+            _gift_bytes(view.gift),
+            _KIND_BYTES[view.lifted],
+            # PLAYER_COUNT, SEAT_FROM_START, DECIDER and a 0 for TURN
+            _SEATING_BYTES[n, (seat - view.start_player) % n, view.current_player == seat],
+            _KIND_BYTES[view.kind],
+        )
+    )
+    obs = np.frombuffer(raw, dtype=np.uint8) * SCALE
     obs[TURN] = min(view.turn / view.max_turns, 1.0)
-    features = obs[BOARD_SIZE:]
-    features *= _FEATURE_SCALE
+    if view.selected is not None:
+        obs[SELECTED * NUM_CELLS + view.selected] = 1.0
     return obs
 
 
-#: Board planes by the identity of the stacks tuple they were made from (the rules engine
-#: hands out the same tuple while a board is unchanged); each entry holds its tuple, so
-#: that an id is never reused while its entry lives.
-_PLANES_BY_BOARD: dict[int, tuple[tuple, tuple, int, np.ndarray]] = {}
-_NO_MENU = (None, None, None)
-_NO_FEATURES = np.zeros(OBSERVATION_SIZE - BOARD_SIZE, dtype=np.float32)
-_FEATURE_SCALE = SCALE[BOARD_SIZE:]
+def _own_hand_bytes(tiles: tuple[int, ...] | None, cards: tuple[int, ...] | None) -> bytearray:
+    assert tiles is not None and cards is not None  # a seat sees its own hand
+    return bytearray(tiles + cards)  # bytearray(): faster than bytes() from a tuple
 
 
-def _board_planes(view: View) -> np.ndarray:
-    entry = _PLANES_BY_BOARD.get(id(view.stacks))
-    if entry is None or entry[0] is not view.stacks or entry[1:3] != (view.anchors, view.columns):
-        if len(_PLANES_BY_BOARD) > 256:
-            _PLANES_BY_BOARD.clear()
-        planes = board_planes(view.columns, view.stacks, view.anchors)
-        entry = (view.stacks, view.anchors, view.columns, planes)
-        _PLANES_BY_BOARD[id(view.stacks)] = entry
-    return entry[3]
+def _marked_bytes(marked: tuple[int, ...]) -> bytes:
+    if not marked:
+        return _NO_MARKED
+    return bytes([slot in marked for slot in range(MENU_SLOTS)])
 
 
-@functools.lru_cache(maxsize=4096)
-def menu_block(menu: tuple[int | None, ...]) -> np.ndarray:
-    """The 270 menu values of a menu (recipe ids per slot); read-only (shared)."""
-    block = np.zeros(3 * MENU_SLOT_SIZE, dtype=np.float32)
-    for slot, recipe in enumerate(menu):
-        if recipe is not None:
-            block[[slot * MENU_SLOT_SIZE + i for i in _RECIPE_ONES[recipe]]] = 1.0
-    block.flags.writeable = False
+def _gift_bytes(gift: tuple[int, ...]) -> bytes:
+    if not gift:
+        return _NO_KIND
+    return bytes([k in gift for k in range(NUM_KINDS)])
+
+
+def _counts_bytes(view: View) -> bytes:
+    """Offsets OWN_TOKENS to DECISION: own tokens and stats, the opponents in seating order
+    from the observer's left, the supplies; raw counts."""
+    n, seat = view.num_players, view.seat
+    tiles, cards, tokens = view.tiles, view.cards, view.tokens
+    lengths, completed = view.menu_lengths, view.completed
+    cubes, scores = view.cubes, view.scores
+    if max(scores) > _MAX_CUBES:  # scores >= cubes, so nothing to clip below that
+        # Clipped here, so that scaled they stay within CLIP (and within a byte).
+        cubes = tuple([min(c, _MAX_CUBES) for c in cubes])
+        scores = tuple([min(s, _MAX_SCORE) for s in scores])
+    # bytearray() of a tuple: faster than bytes() of it.
+    parts = [bytearray(tokens[seat] + (cubes[seat], scores[seat], len(completed[seat])))]
+    for rel in range(1, n):
+        s = (seat + rel) % n
+        parts.append(
+            _opponent_bytes(
+                tiles[s], cards[s], lengths[s], tokens[s], cubes[s], scores[s], len(completed[s])
+            )
+        )
+    parts.append(bytearray(_ABSENT_SEATS[n] + view.pantry + view.kitchen + view.deck_sizes))
+    return b"".join(parts)
+
+
+def _opponent_bytes(*seat_data: Any) -> bytes:
+    """The 34 values of an opponent block from (tiles, cards, menu lengths, tokens, cubes,
+    score, completed recipes), memoised: a seat's data stays the same while the others
+    play, and hashing the key is faster than converting it."""
+    block = _OPPONENT_BYTES.get(seat_data)
+    if block is None:
+        tiles, cards, lengths, tokens, *stats = seat_data
+        hand = _HIDDEN_HAND if tiles is None or cards is None else tiles + cards
+        if len(_OPPONENT_BYTES) > 4096:
+            _OPPONENT_BYTES.clear()
+        block = _OPPONENT_BYTES[seat_data] = bytes((1, *hand, *_HELD[lengths], *tokens, *stats))
     return block
 
 
-@functools.lru_cache(maxsize=256)
-def board_planes(
+_OPPONENT_BYTES: dict[tuple, bytes] = {}
+
+
+def _one_hot(size: int, index: int | None) -> bytes:
+    return bytes([i == index for i in range(size)])
+
+
+def _slot_bytes(recipe: int) -> bytes:
+    """The 90 menu values of one slot holding ``recipe``: present, length one-hot 2..5,
+    positions 1..5 x kind one-hot."""
+    raw = bytearray(MENU_SLOT_SIZE)
+    r = RECIPES[recipe]
+    raw[0] = 1
+    raw[1 + r.length - 2] = 1
+    for position, kind in enumerate(r.kinds):
+        raw[5 + position * NUM_KINDS + kind] = 1
+    return bytes(raw)
+
+
+#: Per recipe id (or None: an empty slot): the 90 values of a menu slot.
+_SLOT_BYTES = {r: _slot_bytes(r) for r in range(len(RECIPES))}
+_SLOT_BYTES[None] = bytes(MENU_SLOT_SIZE)
+_NO_MARKED = bytes(MENU_SLOTS)
+_NO_KIND = bytes(NUM_KINDS)
+#: Per kind (or None): a one-hot of 17 (lifted tile, pending kind).
+_KIND_BYTES = {k: _one_hot(NUM_KINDS, k) for k in (None, *range(NUM_KINDS))}
+#: Per phase: the decision point one-hot, all zero once the game is over.
+_PHASE_BYTES = {phase: _one_hot(len(PHASE_INDEX), PHASE_INDEX.get(phase)) for phase in PHASES}
+_PHASE_BYTES[GAME_OVER] = bytes(len(PHASE_INDEX))
+#: Per card type used (or None): 5 types, then "none".
+_CARD_USED_BYTES = {t: _one_hot(NUM_CARD_TYPES + 1, t) for t in range(NUM_CARD_TYPES)}
+_CARD_USED_BYTES[None] = _one_hot(NUM_CARD_TYPES + 1, NUM_CARD_TYPES)
+#: (stack_on, placements_left, picks) -> STACK_ON, PLACEMENTS one-hot (0, 1, 2), PICKS.
+#: At most 2 placements (one Spicy! per turn) and 3 picks (one per completed recipe; the
+#: menu of 3 is refilled only after the picks).
+_STEP_BYTES = {
+    (stack_on, left, picks): bytes([stack_on]) + _one_hot(3, left) + bytes([picks])
+    for stack_on in (False, True)
+    for left in range(3)
+    for picks in range(MENU_SLOTS + 1)
+}
+#: (players, seat relative to the start player, decides now) -> PLAYER_COUNT,
+#: SEAT_FROM_START, DECIDER, and 0 for TURN (written as a float afterwards).
+_SEATING_BYTES = {
+    (n, rel, decider): _one_hot(3, n - 2) + _one_hot(MAX_SEATS, rel) + bytes([decider, 0])
+    for n in range(2, MAX_SEATS + 1)
+    for rel in range(n)
+    for decider in (False, True)
+}
+#: Per seat's menu lengths (0: an empty slot): recipes held per length 2..5.
+_HELD = {
+    lengths: tuple(lengths.count(length) for length in LENGTHS)
+    for lengths in itertools.product((0, *LENGTHS), repeat=MENU_SLOTS)
+}
+_ABSENT_SEATS = {n: (0,) * OPPONENT_SIZE * (MAX_SEATS - n) for n in range(2, MAX_SEATS + 1)}
+
+
+#: Board bytes by the identity of the stacks tuple they were made from (the rules engine
+#: replaces the tuple when the board changes, so an unchanged board is the same object);
+#: each entry holds its tuple, so that an id is never reused while its entry lives.
+_BOARD_BY_STACKS: dict[int, tuple[tuple, tuple, int, bytes]] = {}
+
+
+def _board_bytes(view: View) -> bytes:
+    entry = _BOARD_BY_STACKS.get(id(view.stacks))
+    if entry is None or entry[0] is not view.stacks or entry[1:3] != (view.anchors, view.columns):
+        if len(_BOARD_BY_STACKS) > 256:
+            _BOARD_BY_STACKS.clear()
+        raw = board_bytes(view.columns, view.stacks, view.anchors)
+        entry = (view.stacks, view.anchors, view.columns, raw)
+        _BOARD_BY_STACKS[id(view.stacks)] = entry
+    return entry[3]
+
+
+def board_bytes(
     columns: int, stacks: tuple[tuple[int, ...], ...], anchors: tuple[int, ...]
-) -> np.ndarray:
-    """Planes 0-38 of a board, scaled and flat (plane 39 is zero); read-only (shared)."""
-    planes = np.zeros(BOARD_SIZE, dtype=np.float32)
-    ones: list[int] = []
+) -> bytes:
+    """Planes 0-38 of a board, unscaled (heights clipped at 4; plane 39 is zero)."""
+    raw = bytearray(BOARD_SIZE)
     covered = covered_cells(anchors)
     for cell in _ACTIVE_CELLS[columns]:
+        raw[_ACTIVE + cell] = 1
         stack = stacks[cell]
         if stack:
-            ones.append(stack[-1] * NUM_CELLS + cell)
+            raw[stack[-1] * NUM_CELLS + cell] = 1
+            raw[_HEIGHT + cell] = min(len(stack), 4)
             if len(stack) > 1:
-                ones.append(_BELOW + stack[-2] * NUM_CELLS + cell)
+                raw[_BELOW + stack[-2] * NUM_CELLS + cell] = 1
         elif not covered[cell]:
-            ones.append(_EMPTY_TARGET + cell)
+            raw[_EMPTY_TARGET + cell] = 1
     for anchor in anchors:
-        ones += [_COVERED + c for c in (anchor, anchor + 1, anchor + 7, anchor + 8)]
-        ones.append(_ANCHOR + anchor)
-    planes[ones] = 1.0
-    planes[_HEIGHT : _HEIGHT + NUM_CELLS] = [min(len(s), 4) / 4 for s in stacks]
-    planes[_ACTIVE : _ACTIVE + NUM_CELLS] = _ACTIVE_PLANE[columns]
-    planes.flags.writeable = False
-    return planes
+        for c in (anchor, anchor + 1, anchor + GRID_COLUMNS, anchor + GRID_COLUMNS + 1):
+            raw[_COVERED + c] = 1
+        raw[_ANCHOR + anchor] = 1
+    return bytes(raw)

@@ -248,6 +248,16 @@ def top_tiles(stacks: Sequence[tuple[int, ...]], anchors: Sequence[int]) -> list
     return [s[-1] if s and not covered[i] else -1 for i, s in enumerate(stacks)]
 
 
+def _replaced(items: tuple, index: int, value: Any) -> tuple:
+    """Copy-on-write: ``items`` with the entry at ``index`` replaced by ``value``."""
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def _added(items: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    """Copy-on-write: ``items`` with ``delta`` added to the count at ``index``."""
+    return items[:index] + (items[index] + delta,) + items[index + 1 :]
+
+
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=bool)
 _NO_ACTIONS.flags.writeable = False
 _POINTS = tuple(TOKENS[length].points for length in RECIPE_LENGTH)
@@ -370,37 +380,54 @@ class WasabiRules(BaseRules):
         config = self.make_config(options)
         state = State(self, n, config)
         geo = state.geo
+        stacks = list(state.stacks)
         for cell, stack in (board or {}).items():
             if not geo.is_active[cell]:
                 raise InvalidStateError(f"cell {cell_name(cell)} is not active with {n} players")
-            state.stacks[cell] = tuple(stack)
-        state.anchors = sorted(anchors)
+            stacks[cell] = tuple(stack)
+        state.stacks = tuple(stacks)
+        state.anchors = tuple(sorted(anchors))
+        hands = [[0] * NUM_KINDS for _ in range(n)]
         for seat, kinds in (tiles or {}).items():
             for k in kinds:
-                state.tiles[seat][k] += 1
+                hands[seat][k] += 1
+        state.tiles = tuple(map(tuple, hands))
+        hands = [[0] * NUM_CARD_TYPES for _ in range(n)]
         for seat, types in (cards or {}).items():
             for t in types:
-                state.cards[seat][t] += 1
-        for seat, menu in (menus or {}).items():
-            state.menus[seat] = list(menu) + [None] * (MENU_SLOTS - len(menu))
-        for seat, done in (completed or {}).items():
-            state.completed[seat] = [(r, bool(ideal)) for r, ideal in done]
-            for r, _ in done:
-                state.tokens[seat][RECIPE_LENGTH[r] - 2] -= 1
-        for seat in range(n):
-            style = sum(
-                TOKENS[RECIPE_LENGTH[r]].cubes for r, ideal in state.completed[seat] if ideal
+                hands[seat][t] += 1
+        state.cards = tuple(map(tuple, hands))
+        state.menus = tuple(
+            tuple(menu) + (None,) * (MENU_SLOTS - len(menu))
+            for menu in ((menus or {}).get(seat, ()) for seat in range(n))
+        )
+        state.completed = tuple(
+            tuple((r, bool(ideal)) for r, ideal in (completed or {}).get(seat, ()))
+            for seat in range(n)
+        )
+        state.tokens = tuple(
+            tuple(
+                TOKENS[length].per_player - sum(RECIPE_LENGTH[r] == length for r, _ in done)
+                for length in LENGTHS
             )
-            state.cubes[seat] = (cubes or {}).get(seat, style)
-        state.pantry = [
+            for done in state.completed
+        )
+        state.cubes = tuple(
+            (cubes or {}).get(
+                seat,
+                sum(TOKENS[RECIPE_LENGTH[r]].cubes for r, ideal in state.completed[seat] if ideal),
+            )
+            for seat in range(n)
+        )
+        state.pantry = tuple(
             TILE_COUNTS[k] - sum(t[k] for t in state.tiles) - sum(s.count(k) for s in state.stacks)
             for k in range(NUM_KINDS)
-        ]
+        )
         in_play = CARDS_IN_PLAY[n]
-        state.kitchen = [
+        state.kitchen = tuple(
             in_play[t] - sum(c[t] for c in state.cards) - (len(state.anchors) if t == WASABI else 0)
             for t in range(NUM_CARD_TYPES)
-        ]
+        )
         used = {r for m in state.menus for r in m if r is not None}
         used |= {r for done in state.completed for r, _ in done}
         rng = np.random.default_rng(seed)
@@ -474,34 +501,42 @@ class View(PlayerView):
 
 
 class State(BaseState):
-    """One position of a game of Wasabi!. Mutated in place by ``apply``."""
+    """One position of a game of Wasabi!. Mutated in place by ``apply``.
+
+    Copy-on-write: every component a view shows is an immutable tuple (of tuples),
+    replaced, never changed, when the game moves it. A view can then hold the state's own
+    tuples and stays a snapshot; clones share them; and an unchanged component is the same
+    object from one view to the next, which the encoder's memos rely on.
+    """
 
     def __init__(self, rules: WasabiRules, num_players: int, config: dict[str, Any]) -> None:
         self.rules = rules
         self.num_players = n = num_players
         self.config = dict(config)
         self.columns = ACTIVE_COLUMNS[n]
-        #: Per cell, the stack bottom first (a tuple: clones share them).
-        self.stacks: list[tuple[int, ...]] = [()] * NUM_CELLS
-        self.anchors: list[int] = []  # Wasabi! cards on the board, ascending
-        self.pantry = list(TILE_COUNTS)
-        self.kitchen = list(CARDS_IN_PLAY[n])
-        self.decks: list[list[int]] = [list(deck) for deck in DECK_RECIPES]  # top first
-        self.tiles = [[0] * NUM_KINDS for _ in range(n)]
-        self.cards = [[0] * NUM_CARD_TYPES for _ in range(n)]
-        self.menus: list[list[int | None]] = [[None] * MENU_SLOTS for _ in range(n)]
-        self.tokens = [[TOKENS[L].per_player for L in LENGTHS] for _ in range(n)]
-        self.completed: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
-        self.cubes = [0] * n
+        self.stacks: tuple[tuple[int, ...], ...] = ((),) * NUM_CELLS  # per cell, bottom first
+        self.anchors: tuple[int, ...] = ()  # Wasabi! cards on the board, ascending
+        self.pantry: tuple[int, ...] = tuple(TILE_COUNTS)
+        self.kitchen: tuple[int, ...] = tuple(CARDS_IN_PLAY[n])
+        #: Top first. The only mutable component: views show just their sizes.
+        self.decks: list[list[int]] = [list(deck) for deck in DECK_RECIPES]
+        self.tiles: tuple[tuple[int, ...], ...] = ((0,) * NUM_KINDS,) * n
+        self.cards: tuple[tuple[int, ...], ...] = ((0,) * NUM_CARD_TYPES,) * n
+        self.menus: tuple[tuple[int | None, ...], ...] = ((None,) * MENU_SLOTS,) * n
+        self.tokens: tuple[tuple[int, ...], ...] = (
+            tuple(TOKENS[L].per_player for L in LENGTHS),
+        ) * n
+        self.completed: tuple[tuple[tuple[int, bool], ...], ...] = ((),) * n
+        self.cubes: tuple[int, ...] = (0,) * n
         self.start_player = 0
         self.active = 0
         self.phase = GIFT_PICK
         self.turn = 0
         self.winner: int | None = None  # instant victory (spec §6.1)
-        self.gift: list[int] = []
+        self.gift: tuple[int, ...] = ()
         self._reset_turn()
         self._mask: np.ndarray | None = None  # memo of legal_action_mask, see there
-        self._board: tuple[tuple[int, ...], ...] = ()  # the stacks last shown, see view
+        self._derived: tuple = ()  # memo of view fields derived from the tuples, see view
 
     def _reset_turn(self) -> None:
         """The context of one turn (spec §2.7)."""
@@ -513,7 +548,7 @@ class State(BaseState):
         self.kind: int | None = None
         self.selected: int | None = None
         self.lifted: int | None = None
-        self.marked: list[int] = []
+        self.marked: tuple[int, ...] = ()
         self.picks = 0
         self.new_card: int | None = None
 
@@ -558,11 +593,14 @@ class State(BaseState):
     def _legal_mask(self) -> np.ndarray:
         """The memoised mask itself, read-only (views share it)."""
         if self._mask is None:
-            mask = np.zeros(NUM_ACTIONS, dtype=bool)
-            mask[self.legal_list()] = True
-            mask.flags.writeable = False
-            self._mask = mask
+            raw = bytearray(NUM_ACTIONS)
+            for action in self.legal_list():
+                raw[action] = 1
+            self._mask = np.frombuffer(bytes(raw), dtype=bool)  # read-only: over bytes
         return self._mask
+
+    def _is_legal(self, action: int) -> bool:
+        return bool(self._legal_mask()[action])  # the memo itself: no copy
 
     def legal_list(self) -> list[int]:
         """The legal actions of the current decision, by decision point (spec §4.4)."""
@@ -614,86 +652,75 @@ class State(BaseState):
 
     def clone(self) -> State:
         other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
+        other.__dict__.update(self.__dict__)  # the tuples are shared (copy-on-write)
         other._mask = None
         other.config = dict(self.config)
-        other.stacks = list(self.stacks)
-        other.anchors = list(self.anchors)
-        other.pantry = list(self.pantry)
-        other.kitchen = list(self.kitchen)
         other.decks = [list(d) for d in self.decks]
-        other.tiles = [list(t) for t in self.tiles]
-        other.cards = [list(c) for c in self.cards]
-        other.menus = [list(m) for m in self.menus]
-        other.tokens = [list(t) for t in self.tokens]
-        other.completed = [list(c) for c in self.completed]
-        other.cubes = list(self.cubes)
-        other.gift = list(self.gift)
-        other.marked = list(self.marked)
         return other
 
     def view(self, seat: int) -> View:
         mask = self._legal_mask() if seat == self.current_player else _NO_ACTIONS
-        tiles = tuple(map(tuple, self.tiles))
-        cards = tuple(map(tuple, self.cards))
-        if self.config["hide_opponent_hands"]:
+        tiles, cards = self.tiles, self.cards
+        config = self.config
+        if config["hide_opponent_hands"]:
             tiles = tuple(t if s == seat else None for s, t in enumerate(tiles))
             cards = tuple(c if s == seat else None for s, c in enumerate(cards))
-        length = _LENGTH_OF
-        points = _POINTS
+        menu_lengths, scores = self._derived_fields()
+        # The components are the state's own immutable tuples (see the class docstring).
+        # Positional arguments, in View's field order: keywords would cost about 2 µs more
+        # per view (a test checks the order).
         return View(
-            rules=self.rules,
-            seat=seat,
-            num_players=self.num_players,
-            columns=self.columns,
-            phase=self.phase,
-            current_player=self.current_player,
-            active=self.active,
-            start_player=self.start_player,
-            turn=self.turn,
-            max_turns=self.config["max_turns"],
-            style_either_direction=self.config["style_either_direction"],
-            stacks=self._board_view(),
-            anchors=tuple(self.anchors),
-            pantry=tuple(self.pantry),
-            kitchen=tuple(self.kitchen),
-            deck_sizes=tuple(map(len, self.decks)),
-            tiles=tiles,
-            cards=cards,
-            menu=tuple(self.menus[seat]),
-            menu_lengths=tuple([(length[a], length[b], length[c]) for a, b, c in self.menus]),
-            tokens=tuple(map(tuple, self.tokens)),
-            completed=tuple(map(tuple, self.completed)),
-            cubes=tuple(self.cubes),
-            scores=tuple(
-                [
-                    sum([points[r] for r, _ in done]) + c
-                    for done, c in zip(self.completed, self.cubes)
-                ]
-            ),
-            gift=tuple(self.gift),
-            card_used=self.card_used,
-            card_before=self.card_before,
-            stack_on=self.stack_on,
-            placements_left=self.placements_left,
-            must_place=self.must_place,
-            kind=self.kind,
-            selected=self.selected,
-            lifted=self.lifted,
-            marked=tuple(self.marked),
-            picks=self.picks,
-            winner=self.winner,
-            mask=mask,
+            self.rules,
+            seat,
+            self.num_players,
+            self.columns,
+            self.phase,
+            self.current_player,
+            self.active,
+            self.start_player,
+            self.turn,
+            config["max_turns"],
+            config["style_either_direction"],
+            self.stacks,
+            self.anchors,
+            self.pantry,
+            self.kitchen,
+            tuple(map(len, self.decks)),  # deck_sizes
+            tiles,
+            cards,
+            self.menus[seat],  # menu
+            menu_lengths,
+            self.tokens,
+            self.completed,
+            self.cubes,
+            scores,
+            self.gift,
+            self.card_used,
+            self.card_before,
+            self.stack_on,
+            self.placements_left,
+            self.must_place,
+            self.kind,
+            self.selected,
+            self.lifted,
+            self.marked,
+            self.picks,
+            self.winner,
+            mask,
         )
 
-    def _board_view(self) -> tuple[tuple[int, ...], ...]:
-        """The stacks as a tuple: the same object as in the previous view while the board
-        is unchanged, so that the encoder can recognise it by identity (comparing two
-        tuples whose stacks are the same objects is fast)."""
-        board = tuple(self.stacks)
-        if board != self._board:
-            self._board = board
-        return self._board
+    def _derived_fields(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """(menu lengths, scores) of every seat for the views: recomputed only when the
+        menus, completions or cubes were replaced since the last view (they rarely are);
+        the memo holds the tuples it was made from, so identity cannot be mistaken."""
+        memo = self._derived
+        menus, completed, cubes = self.menus, self.completed, self.cubes
+        if not memo or memo[0] is not menus or memo[1] is not completed or memo[2] is not cubes:
+            length = _LENGTH_OF
+            lengths = tuple([(length[a], length[b], length[c]) for a, b, c in menus])
+            scores = tuple([self.points(s) + cubes[s] for s in range(self.num_players)])
+            memo = self._derived = (menus, completed, cubes, lengths, scores)
+        return memo[3], memo[4]
 
     def describe_action(self, action: int) -> str:
         phase = self.phase
@@ -866,11 +893,11 @@ class State(BaseState):
     def _apply_gift_pick(self, action: int) -> None:
         kind = action - KIND_BASE
         receiver = (self.active + 1) % self.num_players
-        self.pantry[kind] -= 1
-        self.tiles[receiver][kind] += 1
-        self.gift.append(kind)
+        self.pantry = _added(self.pantry, kind, -1)
+        self._add_tile(receiver, kind, 1)
+        self.gift += (kind,)
         if len(self.gift) == GIFT_SIZE:
-            self.gift = []
+            self.gift = ()
             self.active = receiver
             if receiver == self.start_player:
                 self.phase = DRAFT_PICK
@@ -887,7 +914,7 @@ class State(BaseState):
         if action == DONE:
             self._end_step1()
         elif action >= SLOT_BASE:
-            self.marked = [action - SLOT_BASE]
+            self.marked = (action - SLOT_BASE,)
             self.phase = DISCARD_MORE
         elif action >= CARD_BASE:
             self._play_card(action - CARD_BASE, before=True)
@@ -898,9 +925,9 @@ class State(BaseState):
     def _apply_place_target(self, action: int) -> None:
         p, kind = self.active, self.kind
         assert kind is not None
-        self.tiles[p][kind] -= 1
+        self._add_tile(p, kind, -1)
         cell = action - CELL_BASE
-        self.stacks[cell] = self.stacks[cell] + (kind,)
+        self.stacks = _replaced(self.stacks, cell, self.stacks[cell] + (kind,))
         self.kind = None
         self.stack_on = False
         self.placements_left -= 1
@@ -933,8 +960,8 @@ class State(BaseState):
         self.card_used = card
         self.card_before = before
         if card != WASABI:
-            self.cards[p][card] -= 1
-            self.kitchen[card] += 1
+            self._add_card(p, card, -1)
+            self.kitchen = _added(self.kitchen, card, 1)
         if card == STACK:
             self.stack_on = True
             self.phase = PLACE_DUE
@@ -956,7 +983,9 @@ class State(BaseState):
     def _apply_switch_second(self, action: int) -> None:
         a, b = self.selected, action - CELL_BASE
         assert a is not None
-        self.stacks[a], self.stacks[b] = self.stacks[b], self.stacks[a]
+        stacks = list(self.stacks)
+        stacks[a], stacks[b] = stacks[b], stacks[a]
+        self.stacks = tuple(stacks)
         self.selected = None
         if self._check():
             return
@@ -965,7 +994,7 @@ class State(BaseState):
     def _apply_chop_target(self, action: int) -> None:
         cell = action - CELL_BASE
         self.lifted = self.stacks[cell][-1]
-        self.stacks[cell] = self.stacks[cell][:-1]
+        self.stacks = _replaced(self.stacks, cell, self.stacks[cell][:-1])
         self.selected = cell
         if self._check():  # a 10th recipe: the lifted tile goes back (spec §4.4 D9)
             self._return_lifted()
@@ -983,7 +1012,7 @@ class State(BaseState):
             return
         assert self.lifted is not None
         cell = action - CELL_BASE
-        self.stacks[cell] = self.stacks[cell] + (self.lifted,)
+        self.stacks = _replaced(self.stacks, cell, self.stacks[cell] + (self.lifted,))
         self.lifted = self.selected = None
         self.placements_left = 0  # the chopped tile was this turn's placement
         self.must_place = False
@@ -993,15 +1022,14 @@ class State(BaseState):
 
     def _return_lifted(self) -> None:
         if self.lifted is not None:
-            self.pantry[self.lifted] += 1
+            self.pantry = _added(self.pantry, self.lifted, 1)
         self.lifted = self.selected = None
 
     def _apply_wasabi_anchor(self, action: int) -> None:
         p = self.active
-        self.cards[p][WASABI] -= 1
-        self.anchors.append(action - CELL_BASE)
-        self.anchors.sort()
-        self.cubes[p] += 1
+        self._add_card(p, WASABI, -1)
+        self.anchors = tuple(sorted((*self.anchors, action - CELL_BASE)))
+        self.cubes = _added(self.cubes, p, 1)
         if self._check():
             return
         self._after_card_effect()
@@ -1015,15 +1043,16 @@ class State(BaseState):
 
     def _apply_discard_more(self, action: int) -> None:
         if action != DONE:
-            self.marked.append(action - SLOT_BASE)
+            self.marked += (action - SLOT_BASE,)
             return
-        menu = self.menus[self.active]
+        menu = list(self.menus[self.active])
         for slot in sorted(self.marked):
             recipe = menu[slot]
             assert recipe is not None
             self.decks[RECIPE_LENGTH[recipe] - 2].append(recipe)
             menu[slot] = None
-        self.marked = []
+        self.menus = _replaced(self.menus, self.active, tuple(menu))
+        self.marked = ()
         self._end_step1()
 
     def _check(self) -> bool:
@@ -1059,14 +1088,19 @@ class State(BaseState):
             if left[RECIPE_LENGTH[r] - 2]:
                 left[RECIPE_LENGTH[r] - 2] -= 1
                 chosen.append((slot, r, not not_ideal))
+        new_menu, new_tokens, done, cubes = list(menu), list(tokens), [], self.cubes[p]
         for slot, r, ideal in sorted(chosen):
             length = RECIPE_LENGTH[r]
-            menu[slot] = None
-            tokens[length - 2] -= 1
-            self.completed[p].append((r, ideal))
+            new_menu[slot] = None
+            new_tokens[length - 2] -= 1
+            done.append((r, ideal))
             if ideal:
-                self.cubes[p] += TOKENS[length].cubes
+                cubes += TOKENS[length].cubes
             self.picks += 1
+        self.menus = _replaced(self.menus, p, tuple(new_menu))
+        self.tokens = _replaced(self.tokens, p, tuple(new_tokens))
+        self.completed = _replaced(self.completed, p, self.completed[p] + tuple(done))
+        self.cubes = _replaced(self.cubes, p, cubes)
         if len(self.completed[p]) >= RECIPES_TO_WIN:
             self.winner = p
             self.phase = GAME_OVER
@@ -1088,12 +1122,13 @@ class State(BaseState):
             self._after_pick()
             return
         if action < KIND_BASE:  # a Wasabi! card from the board: its cells are uncovered
-            self.anchors.remove(action - CELL_BASE)
+            taken = action - CELL_BASE
+            self.anchors = tuple(a for a in self.anchors if a != taken)
             card = WASABI
         else:
             card = action - CARD_BASE
-            self.kitchen[card] -= 1
-        self.cards[p][card] += 1
+            self.kitchen = _added(self.kitchen, card, -1)
+        self._add_card(p, card, 1)
         self.new_card = card
         if sum(self.cards[p]) > CARD_HAND_LIMIT:
             self.phase = REWARD_DISCARD
@@ -1102,8 +1137,8 @@ class State(BaseState):
 
     def _apply_reward_discard(self, action: int) -> None:
         card = action - CARD_BASE
-        self.cards[self.active][card] -= 1
-        self.kitchen[card] += 1
+        self._add_card(self.active, card, -1)
+        self.kitchen = _added(self.kitchen, card, 1)
         self._after_pick()
 
     def _after_pick(self) -> None:
@@ -1124,8 +1159,8 @@ class State(BaseState):
             self._to_refill_recipes()
             return
         kind = action - KIND_BASE
-        self.pantry[kind] -= 1
-        self.tiles[self.active][kind] += 1
+        self.pantry = _added(self.pantry, kind, -1)
+        self._add_tile(self.active, kind, 1)
         self._to_refill_ingredients()
 
     def _to_refill_recipes(self) -> None:
@@ -1142,8 +1177,16 @@ class State(BaseState):
         self._to_refill_recipes()
 
     def _draw_recipe(self, deck: int) -> None:
-        menu = self.menus[self.active]
-        menu[menu.index(None)] = self.decks[deck].pop(0)
+        p = self.active
+        menu = self.menus[p]
+        recipe = self.decks[deck].pop(0)
+        self.menus = _replaced(self.menus, p, _replaced(menu, menu.index(None), recipe))
+
+    def _add_tile(self, seat: int, kind: int, delta: int) -> None:
+        self.tiles = _replaced(self.tiles, seat, _added(self.tiles[seat], kind, delta))
+
+    def _add_card(self, seat: int, card: int, delta: int) -> None:
+        self.cards = _replaced(self.cards, seat, _added(self.cards[seat], card, delta))
 
     # turns
     def board_full(self) -> bool:
@@ -1173,22 +1216,22 @@ class State(BaseState):
             "num_players": self.num_players,
             "config": self.config,
             "stacks": [list(stack) for stack in self.stacks],
-            "anchors": self.anchors,
-            "pantry": self.pantry,
-            "kitchen": self.kitchen,
-            "decks": self.decks,
-            "tiles": self.tiles,
-            "cards": self.cards,
-            "menus": self.menus,
-            "tokens": self.tokens,
+            "anchors": list(self.anchors),
+            "pantry": list(self.pantry),
+            "kitchen": list(self.kitchen),
+            "decks": [list(deck) for deck in self.decks],
+            "tiles": [list(t) for t in self.tiles],
+            "cards": [list(c) for c in self.cards],
+            "menus": [list(m) for m in self.menus],
+            "tokens": [list(t) for t in self.tokens],
             "completed": [[[r, ideal] for r, ideal in done] for done in self.completed],
-            "cubes": self.cubes,
+            "cubes": list(self.cubes),
             "start_player": self.start_player,
             "active": self.active,
             "phase": self.phase,
             "turn": self.turn,
             "winner": self.winner,
-            "gift": self.gift,
+            "gift": list(self.gift),
             "card_used": self.card_used,
             "card_before": self.card_before,
             "stack_on": self.stack_on,
@@ -1197,7 +1240,7 @@ class State(BaseState):
             "kind": self.kind,
             "selected": self.selected,
             "lifted": self.lifted,
-            "marked": self.marked,
+            "marked": list(self.marked),
             "picks": self.picks,
             "new_card": self.new_card,
         }
@@ -1211,23 +1254,27 @@ class State(BaseState):
                 raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
             n = rules.check_num_players(data["num_players"])
             state = cls(rules, n, rules.make_config(data["config"]))
-            state.stacks = [tuple(stack) for stack in _int_lists(data["stacks"])]
-            state.anchors = sorted(map(int, data["anchors"]))
-            state.pantry = list(map(int, data["pantry"]))
-            state.kitchen = list(map(int, data["kitchen"]))
-            state.decks = _int_lists(data["decks"])
-            state.tiles = _int_lists(data["tiles"])
-            state.cards = _int_lists(data["cards"])
-            state.menus = [[None if r is None else int(r) for r in m] for m in data["menus"]]
-            state.tokens = _int_lists(data["tokens"])
-            state.completed = [[(int(r), bool(i)) for r, i in done] for done in data["completed"]]
-            state.cubes = list(map(int, data["cubes"]))
+            state.stacks = _int_tuples(data["stacks"])
+            state.anchors = tuple(sorted(map(int, data["anchors"])))
+            state.pantry = tuple(map(int, data["pantry"]))
+            state.kitchen = tuple(map(int, data["kitchen"]))
+            state.decks = [list(map(int, deck)) for deck in data["decks"]]
+            state.tiles = _int_tuples(data["tiles"])
+            state.cards = _int_tuples(data["cards"])
+            state.menus = tuple(
+                tuple(None if r is None else int(r) for r in m) for m in data["menus"]
+            )
+            state.tokens = _int_tuples(data["tokens"])
+            state.completed = tuple(
+                tuple((int(r), bool(i)) for r, i in done) for done in data["completed"]
+            )
+            state.cubes = tuple(map(int, data["cubes"]))
             state.start_player = int(data["start_player"])
             state.active = int(data["active"])
             state.phase = str(data["phase"])
             state.turn = int(data["turn"])
             state.winner = _optional_int(data["winner"])
-            state.gift = list(map(int, data["gift"]))
+            state.gift = tuple(map(int, data["gift"]))
             state.card_used = _optional_int(data["card_used"])
             state.card_before = bool(data["card_before"])
             state.stack_on = bool(data["stack_on"])
@@ -1236,7 +1283,7 @@ class State(BaseState):
             state.kind = _optional_int(data["kind"])
             state.selected = _optional_int(data["selected"])
             state.lifted = _optional_int(data["lifted"])
-            state.marked = list(map(int, data["marked"]))
+            state.marked = tuple(map(int, data["marked"]))
             state.picks = int(data["picks"])
             state.new_card = _optional_int(data["new_card"])
         except (KeyError, TypeError, ValueError) as error:
@@ -1285,7 +1332,7 @@ class State(BaseState):
         kinds += [k for k in range(NUM_KINDS) for t in self.tiles for _ in range(t[k])]
         if (
             any(not 0 <= k < NUM_KINDS for k in kinds)
-            or min(self.pantry + [x for t in self.tiles for x in t]) < 0
+            or min([*self.pantry, *(x for t in self.tiles for x in t)]) < 0
         ):
             raise InvalidStateError("a tile count is negative or a kind is out of 0..16")
         counts = [self.pantry[k] + kinds.count(k) + (self.lifted == k) for k in range(NUM_KINDS)]
@@ -1339,8 +1386,8 @@ class State(BaseState):
         )
 
 
-def _int_lists(value: Any) -> list[list[int]]:
-    return [list(map(int, item)) for item in value]
+def _int_tuples(value: Any) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(map(int, item)) for item in value)
 
 
 def _optional_int(value: Any) -> int | None:

@@ -68,18 +68,18 @@ def test_example_1_column_completion_without_style():
     state = example_1()
     state.apply(KIND("Rice"))
     state.apply(CELL(1, 3))
-    assert state.completed[0] == [(recipe_id("R2-01"), False)]
+    assert state.completed[0] == ((recipe_id("R2-01"), False),)
     assert state.scores()[0] == 2 and state.cubes[0] == 0
-    assert state.tokens[0] == [3, 3, 2, 1]
+    assert state.tokens[0] == (3, 3, 2, 1)
     assert state.picks == 1
-    assert state.menus[0] == [None, recipe_id("Kappa Maki"), recipe_id("Dragon Roll")]
+    assert state.menus[0] == (None, recipe_id("Kappa Maki"), recipe_id("Dragon Roll"))
 
 
 def test_example_1_contrast_ideal_below():
     state = example_1()
     state.apply(KIND("Rice"))
     state.apply(CELL(3, 3))
-    assert state.completed[0] == [(recipe_id("R2-01"), True)]
+    assert state.completed[0] == ((recipe_id("R2-01"), True),)
     assert state.scores()[0] == 3 and state.cubes[0] == 1
 
 
@@ -94,7 +94,7 @@ def test_example_2_ideal_row():
     )
     state.apply(KIND("Cucumber"))
     state.apply(CELL(4, 5))
-    assert state.completed[1] == [(recipe_id("R4-01"), True)]
+    assert state.completed[1] == ((recipe_id("R4-01"), True),)
     assert state.scores()[1] == 7 and state.points(1) == 4 and state.cubes[1] == 3
 
 
@@ -110,7 +110,7 @@ def test_example_2_contrast_backwards_is_not_ideal(either, cubes):
     )
     state.apply(KIND("Maki"))
     state.apply(CELL(4, 5))
-    assert state.completed[1] == [(recipe_id("R4-01"), either)]
+    assert state.completed[1] == ((recipe_id("R4-01"), either),)
     assert state.points(1) == 4 and state.cubes[1] == cubes
 
 
@@ -132,7 +132,7 @@ def test_example_3_only_the_top_tile_counts():
     assert state.phase == AFTER_PLACEMENT
     assert state.legal_actions() == [CARD("Chop!"), DONE]
     state.apply(DONE)
-    assert state.completed[0] == [] and state.scores()[0] == 0 and state.picks == 0
+    assert state.completed[0] == () and state.scores()[0] == 0 and state.picks == 0
     assert state.phase == REFILL_INGREDIENT
 
 
@@ -140,7 +140,7 @@ def test_example_3_variant_salmon_nigiri_would_be_ideal():
     state = example_3(("Salmon Nigiri", "Kappa Maki", "Dragon Roll"))
     state.apply(KIND("Rice"))
     state.apply(CELL(4, 1))
-    assert state.completed[0] == [(recipe_id("Salmon Nigiri"), True)]
+    assert state.completed[0] == ((recipe_id("Salmon Nigiri"), True),)
     assert state.scores()[0] == 3
 
 
@@ -166,7 +166,7 @@ def test_example_4_chop_reveals_and_the_chopped_tile_is_replayed():
     state.apply(62)  # CARD(Chop!)
     state.apply(22)  # CELL(3,1): Salmon lifted, Tuna shows
     assert state.stacks[cell((3, 1))] == (kind_id("Tuna"),)
-    assert state.completed[0] == [(recipe_id("Tuna Nigiri"), True)]
+    assert state.completed[0] == ((recipe_id("Tuna Nigiri"), True),)
     assert state.scores()[0] == 3
     assert state.phase == CHOPPED_TILE and state.lifted == kind_id("Salmon")
     assert CELL(3, 1) not in state.legal_actions()  # not the cell it came from
@@ -207,7 +207,7 @@ def test_example_5_switch_after_placing():
     )
     state.apply(KIND("Carrot"))
     state.apply(CELL(5, 5))
-    assert state.completed[2] == [] and state.phase == AFTER_PLACEMENT
+    assert state.completed[2] == () and state.phase == AFTER_PLACEMENT
     state.apply(CARD("Switch!"))
     state.apply(CELL(0, 2))
     assert state.phase == SWITCH_SECOND
@@ -215,7 +215,7 @@ def test_example_5_switch_after_placing():
     state.apply(CELL(1, 2))
     assert state.stacks[cell((0, 2))] == (kind_id("Avocado"),)
     assert state.stacks[cell((1, 2))] == (kind_id("Radish"),)
-    assert state.completed[2] == [(recipe_id("California Roll"), True)]
+    assert state.completed[2] == ((recipe_id("California Roll"), True),)
     assert state.scores()[2] == 5
     assert state.phase == REWARD_PICK
     assert CARD("Switch!") not in state.legal_actions()
@@ -249,9 +249,9 @@ def example_6():
 
 def test_example_6_wasabi_card_covers_and_gives_a_cube():
     state = example_6()
-    assert state.anchors == [cell((1, 1))]
+    assert state.anchors == (cell((1, 1)),)
     assert state.cubes[0] == 1 and state.scores()[0] == 1
-    assert state.cards[0] == [0, 0, 0, 0, 0]
+    assert state.cards[0] == (0, 0, 0, 0, 0)
     assert state.phase == REFILL_INGREDIENT  # Step 1 ended (played after placing)
     state.apply(DONE)  # D15; D16 is skipped (menu full)
     assert state.current_player == 1
@@ -280,10 +280,12 @@ def test_example_6_p1_cannot_use_the_covered_cells():
     assert CELL(2, 2) not in state.legal_actions()
     assert len(state.legal_actions()) == 30 - 4 - 2  # not the 4 covered, not (2,0), (5,4)
     probe = state.clone()
-    probe.stacks[cell((2, 2))] = (kind_id("Cucumber"),)  # even with the tile there
-    probe.tiles[1][kind_id("Cucumber")] -= 1
+    stacks = list(probe.stacks)
+    stacks[cell((2, 2))] = (kind_id("Cucumber"),)  # even with the tile there
+    probe.stacks = tuple(stacks)
+    probe._add_tile(1, kind_id("Cucumber"), -1)
     probe.apply(CELL(0, 0))
-    assert probe.completed[1] == []
+    assert probe.completed[1] == ()
 
 
 def test_example_6_the_card_is_picked_from_the_board_later():
@@ -292,11 +294,11 @@ def test_example_6_the_card_is_picked_from_the_board_later():
     # P1 completes Salmon Nigiri (not ideal) with the Salmon P0 placed at (5,4).
     state.apply(KIND("Rice"))
     state.apply(CELL(4, 4))
-    assert state.completed[1] == [(recipe_id("Salmon Nigiri"), False)]
+    assert state.completed[1] == ((recipe_id("Salmon Nigiri"), False),)
     state.apply(DONE)  # D6: no card now (P1 played none; keeps Chop! and Switch!)
     assert state.phase == REWARD_PICK and 8 in state.legal_actions()
     state.apply(8)  # take the Wasabi! card at (1,1)
-    assert state.anchors == [] and not any(covered_cells(state.anchors))
+    assert state.anchors == () and not any(covered_cells(state.anchors))
     assert state.phase == REWARD_DISCARD  # a third card
     assert state.legal_actions() == [CARD("Switch!"), CARD("Chop!")]
     state.apply(CARD("Switch!"))
@@ -334,7 +336,7 @@ def test_example_7_the_game_ends_when_every_cell_is_filled():
     assert sum(bool(s) for s in state.stacks) == 27
     state.apply(KIND("Lobster"))
     state.apply(CELL(5, 4))
-    assert state.completed[1] == []
+    assert state.completed[1] == ()
     state.apply(DONE)  # D6
     assert not state.is_terminal()  # the test runs at the end of the turn
     state.apply(KIND("Maki"))  # D15: refill
@@ -405,7 +407,7 @@ def test_example_9_tenth_recipe_wins_at_once():
         cubes={0: 15, 3: 0},
         active=3,
     )
-    assert state.points(3) == 27 and state.tokens[3] == [0, 1, 0, 0]
+    assert state.points(3) == 27 and state.tokens[3] == (0, 1, 0, 0)
     assert state.scores()[0] == 33
     state.apply(KIND("Cucumber"))
     state.apply(CELL(2, 6))
@@ -481,7 +483,7 @@ def test_example_12_spicy_completes_two_recipes():
     assert state.phase == PLACE_DUE and DONE not in state.legal_actions()
     state.apply(KIND("Tuna"))
     state.apply(CELL(0, 1))
-    assert state.completed[1] == [(recipe_id("Tekka Maki"), True)]
+    assert state.completed[1] == ((recipe_id("Tekka Maki"), True),)
     assert state.phase == PLACE_DUE and DONE in state.legal_actions()  # second is optional
     state.apply(KIND("Crab"))
     state.apply(CELL(1, 4))
@@ -516,7 +518,7 @@ def example_13():
     state.apply(DONE)  # D15
     state.apply(LENGTH(2))  # D16: draws Tuna Tartare
     assert state.menus[0][2] == recipe_id("Tuna Tartare")
-    assert state.completed[0] == []  # no check in Step 2
+    assert state.completed[0] == ()  # no check in Step 2
     assert state.current_player == 1
     state.apply(KIND("Crab"))  # P1 plays far away
     state.apply(CELL(5, 0))
@@ -531,7 +533,7 @@ def test_example_13_existing_line_completes_at_the_next_placement():
     state = example_13()
     state.apply(KIND("Rice"))
     state.apply(CELL(5, 4))
-    assert state.completed[0] == [(recipe_id("Tuna Tartare"), True)]
+    assert state.completed[0] == ((recipe_id("Tuna Tartare"), True),)
     assert state.scores()[0] == 3
 
 
@@ -539,7 +541,7 @@ def test_example_13_passing_runs_no_check():
     state = example_13()
     state.apply(SLOT(0))
     state.apply(DONE)
-    assert state.completed[0] == []
+    assert state.completed[0] == ()
     assert recipe_id("Tuna Tartare") in state.menus[0]
 
 
@@ -559,13 +561,13 @@ def test_example_14_passing_step_1():
     state.apply(71)
     assert state.decks[3][-1] == recipe_id("Lobster Feast")
     assert state.decks[1][-1] == recipe_id("Uni Spoon")
-    assert state.menus[1] == [None, None, recipe_id("Tekka Maki")]
+    assert state.menus[1] == (None, None, recipe_id("Tekka Maki"))
     assert state.phase == REFILL_RECIPE  # hand already 3 tiles: D15 skipped
     assert state.picks == 0 and state.card_used is None
     state.apply(64)
     assert state.menus[1][0] == top2
     state.apply(65)
-    assert state.menus[1] == [top2, top3, recipe_id("Tekka Maki")]
+    assert state.menus[1] == (top2, top3, recipe_id("Tekka Maki"))
     assert state.to_dict()["stacks"] == board
     assert not state.is_terminal() and state.current_player == 0
 
@@ -604,7 +606,7 @@ def test_example_15_gift_excluding_maki():
 # -- Example 16: the action sequence of Example 1 ----------------------------------------
 def test_example_16_action_sequence():
     state = example_1()
-    assert state.kitchen == [1, 1, 1, 1, 1]
+    assert state.kitchen == (1, 1, 1, 1, 1)
     assert state.legal_actions() == [42, 45, 52, 68, 69, 70]
     state.apply(42)
     assert state.phase == PLACE_TARGET

@@ -58,7 +58,7 @@ def test_heuristic_plays_chop_to_finish_a_recipe():
     state.apply(CARD("Chop!"))
     assert state.phase == CHOP_TARGET and agent.act(state.view(0)) == CELL(3, 1)
     state.apply(CELL(3, 1))
-    assert state.completed[0] == [(recipe_id("Tuna Nigiri"), True)]
+    assert state.completed[0] == ((recipe_id("Tuna Nigiri"), True),)
 
 
 def test_heuristic_blocks_a_likely_opponent_line():

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
 from boardgame_envs.core.testing import check_continuations, check_hidden_information, play_trace
 from boardgame_envs.wasabi.data import RECIPE_LENGTH
-from boardgame_envs.wasabi.rules import State
+from boardgame_envs.wasabi.rules import NUM_ACTIONS, State
 from tests.wasabi.helpers import RULES
 
 
@@ -15,10 +17,11 @@ def resample_recipes(state: State, seat: int, rng: np.random.Generator) -> State
     """Reshuffle what ``seat`` cannot know (spec §7, §11.5): the contents of the other
     seats' recipes, keeping their lengths, and the order of every deck."""
     other = state.clone()
+    menus = [list(menu) for menu in other.menus]  # the state's are immutable tuples
     for length in (2, 3, 4, 5):
         slots = [
             (menu, i)
-            for s, menu in enumerate(other.menus)
+            for s, menu in enumerate(menus)
             if s != seat
             for i, r in enumerate(menu)
             if r is not None and RECIPE_LENGTH[r] == length
@@ -29,6 +32,7 @@ def resample_recipes(state: State, seat: int, rng: np.random.Generator) -> State
         rng.shuffle(pool)
         for (zone, i), recipe in zip(slots, pool):
             zone[i] = recipe
+    other.menus = tuple(map(tuple, menus))
     return other
 
 
@@ -37,7 +41,8 @@ def resample_hands(state: State, seat: int, rng: np.random.Generator) -> State:
     ``hide_opponent_hands`` hides)."""
     other = resample_recipes(state, seat, rng)
     others = [s for s in range(state.num_players) if s != seat]
-    for hands, size in ((other.tiles, 17), (other.cards, 5)):
+    for name, size in (("tiles", 17), ("cards", 5)):
+        hands = [list(hand) for hand in getattr(other, name)]
         pool = [k for s in others for k in range(size) for _ in range(hands[s][k])]
         rng.shuffle(pool)
         for s in others:
@@ -46,6 +51,7 @@ def resample_hands(state: State, seat: int, rng: np.random.Generator) -> State:
             for k in pool[:count]:
                 hands[s][k] += 1
             pool = pool[count:]
+        setattr(other, name, tuple(map(tuple, hands)))
     return other
 
 
@@ -93,10 +99,11 @@ def test_observation_changes_with_own_recipes_and_public_hands():
     state = list(walk(3, 1, 60))[-1]
     seat = 0
     other = state.clone()
-    own = other.menus[seat]
+    own = list(other.menus[seat])
     i = next(i for i, r in enumerate(own) if r is not None)
     deck = other.decks[RECIPE_LENGTH[own[i]] - 2]
     own[i], deck[0] = deck[0], own[i]  # a different recipe of the same length
+    other.menus = tuple(tuple(own) if s == seat else m for s, m in enumerate(other.menus))
     assert not np.array_equal(state.view(seat).observation(), other.view(seat).observation())
     # The opponents' tiles are public by default (spec §7: every move of a tile is open).
     other = resample_hands(state, seat, np.random.default_rng(0))
@@ -137,3 +144,79 @@ def test_clone_is_independent():
     clone = state.clone()
     play_trace(clone, 80, seed=0)
     assert state.to_json() == RULES.new_state(2, seed=3).to_json()
+
+
+def copies_along_a_game(num_players: int, seed: int, steps: int):
+    """States along a seeded random game, each also as a clone and as a JSON copy (which
+    rebuild or share the memos differently)."""
+    for state in walk(num_players, seed, steps):
+        yield state
+        yield state.clone()
+        yield RULES.from_json(state.to_json())
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_memoised_view_fields_equal_a_rebuild(num_players):
+    """menu_lengths and scores come from a memo kept while the menus, completions and
+    cubes are the same tuples; they must equal a computation from scratch at every step."""
+    for seed in range(2):
+        for state in copies_along_a_game(num_players, seed, 400):
+            lengths = tuple(
+                tuple(0 if r is None else RECIPE_LENGTH[r] for r in menu) for menu in state.menus
+            )
+            scores = tuple(int(s) for s in state.scores())
+            for seat in range(num_players):
+                view = state.view(seat)
+                assert view.menu_lengths == lengths and view.scores == scores
+
+
+def test_view_fields_are_the_states():
+    """``view`` passes its fields by position: each must land in the field of its name."""
+    state = list(walk(3, 4, 90))[-1]
+    view = state.view(1)
+    same_name = set(view.__dataclass_fields__) & set(vars(state)) - {"tiles", "cards", "mask"}
+    assert len(same_name) > 20
+    for name in same_name:
+        assert getattr(view, name) == getattr(state, name), name
+    assert (view.seat, view.current_player, view.mask.tolist()) == (
+        1,
+        state.current_player,
+        [False] * NUM_ACTIONS if state.current_player != 1 else state.legal_action_mask().tolist(),
+    )
+    assert view.menu == state.menus[1] and view.max_turns == state.config["max_turns"]
+    assert view.deck_sizes == tuple(map(len, state.decks))
+    assert view.tiles == state.tiles and view.cards == state.cards
+
+
+def fields(view) -> dict:
+    """A view's fields but the rules (the mask as a list, for ==)."""
+    return {
+        name: value.tolist() if name == "mask" else value
+        for name, value in vars(view).items()
+        if name != "rules"
+    }
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_a_view_is_a_snapshot(num_players):
+    """A view taken before ``apply`` shows the same fields and observation afterwards,
+    although it shares the state's (immutable) components."""
+    state = RULES.new_state(num_players, seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        views = [state.view(seat) for seat in range(num_players)]
+        before = [(copy.deepcopy(fields(v)), v.observation()) for v in views]
+        state.apply(int(rng.choice(state.legal_actions())))
+        for view, (fields_before, observation) in zip(views, before):
+            assert fields(view) == fields_before
+            assert np.array_equal(view.observation(), observation)
+
+
+def test_a_clone_does_not_move_with_the_original():
+    state = list(walk(2, 6, 120))[-1]
+    clone = state.clone()
+    before = clone.to_json()
+    play_trace(state, 40, seed=2)
+    assert clone.to_json() == before

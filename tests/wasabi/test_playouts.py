@@ -222,7 +222,7 @@ def test_completions_agree_with_a_brute_force_scan(num_players):
         while not state.is_terminal():
             seat, phase = state.active, state.phase
             before = len(state.completed[seat])
-            board = (list(state.stacks), list(state.anchors))
+            board = (state.stacks, state.anchors)
             state.apply(int(rng.choice(state.legal_actions())))
             for recipe, ideal in state.completed[seat][before:]:
                 completions += 1

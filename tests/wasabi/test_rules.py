@@ -113,7 +113,7 @@ def test_cells_outside_the_active_area_are_never_legal():
 def test_setup_gift_then_draft_then_first_turn():
     state = RULES.new_state(2, seed=5, start_player=1)
     assert state.phase == GIFT_PICK and state.current_player == 1
-    assert state.kitchen == [1, 1, 1, 1, 1] and sum(state.pantry) == 72
+    assert state.kitchen == (1, 1, 1, 1, 1) and sum(state.pantry) == 72
     for name in ("Maki", "Tuna", "Crab"):
         state.apply(KIND(name))
     assert state.tiles[0][kind_id("Maki")] == 1 and state.current_player == 0
@@ -123,7 +123,7 @@ def test_setup_gift_then_draft_then_first_turn():
     assert state.legal_actions() == [64, 65, 66, 67]
     top3 = state.decks[1][0]
     state.apply(LENGTH(3))
-    assert state.menus[1] == [top3, None, None]  # the lowest empty slot
+    assert state.menus[1] == (top3, None, None)  # the lowest empty slot
     state.apply(LENGTH(2))
     state.apply(LENGTH(5))
     assert state.current_player == 0 and state.phase == DRAFT_PICK
@@ -187,7 +187,7 @@ def test_stack_places_on_an_occupied_cell_and_only_the_top_counts():
     state.apply(CELL(0, 0))
     assert state.stacks[cell((0, 0))] == tuple(kinds("Salmon Tuna"))
     # Tuna on Rice completes Tuna Nigiri; the buried Salmon does not count.
-    assert state.completed[0] == [(recipe_id("Tuna Nigiri"), True)]
+    assert state.completed[0] == ((recipe_id("Tuna Nigiri"), True),)
     assert state.phase == REWARD_PICK  # one card per turn: no placement left, no D6
 
 
@@ -287,7 +287,7 @@ def test_wasabi_cards_never_overlap_and_block_every_effect():
         assert CELL(*rc) not in legal  # these blocks would overlap
     assert CELL(0, 3) in legal and CELL(3, 0) in legal and len(legal) == 25 - 9
     state.apply(CELL(3, 3))
-    assert state.anchors == [cell((1, 1)), cell((3, 3))] and state.cubes[0] == 1
+    assert state.anchors == (cell((1, 1)), cell((3, 3))) and state.cubes[0] == 1
     assert state.phase == PLACE_DUE  # played before placing: the placement follows
     state.apply(KIND("Rice"))
     covered = {cell(rc) for rc in [(1, 1), (1, 2), (2, 1), (2, 2), (3, 3), (3, 4), (4, 3), (4, 4)]}
@@ -348,7 +348,7 @@ def test_diagonals_never_count():
     state = table(2, board={(0, 0): "Salmon"}, hands={0: "Rice"}, menus={0: ["Salmon Nigiri"]})
     state.apply(KIND("Rice"))
     state.apply(CELL(1, 1))
-    assert state.completed[0] == []
+    assert state.completed[0] == ()
 
 
 def test_only_the_active_players_recipes_complete():
@@ -360,7 +360,7 @@ def test_only_the_active_players_recipes_complete():
     )
     state.apply(KIND("Rice"))
     state.apply(CELL(0, 1))
-    assert state.completed == [[], []]
+    assert state.completed == ((), ())
 
 
 def test_passing_marks_slots_and_discards_to_the_bottom_in_slot_order():
@@ -371,7 +371,7 @@ def test_passing_marks_slots_and_discards_to_the_bottom_in_slot_order():
     assert state.legal_actions() == [SLOT(1), DONE]
     state.apply(DONE)
     assert state.decks[0][-2:] == [recipe_id("Tekka Maki"), recipe_id("Kappa Maki")]
-    assert state.menus[0] == [None, recipe_id("Lobster Feast"), None]
+    assert state.menus[0] == (None, recipe_id("Lobster Feast"), None)
     assert state.phase == REFILL_INGREDIENT and state.tiles[0][kind_id("Rice")] == 1
 
 
@@ -402,8 +402,9 @@ def wasabi_then_tekka_maki(kitchen_empty: bool):
         menus={0: ["Tekka Maki"]},
     )
     if kitchen_empty:  # every other card is in P1's hand, for this test only
-        state.cards[1] = [a + b for a, b in zip(state.cards[1], state.kitchen)]
-        state.kitchen = [0, 0, 0, 0, 0]
+        held = tuple(a + b for a, b in zip(state.cards[1], state.kitchen))
+        state.cards = (state.cards[0], held, *state.cards[2:])
+        state.kitchen = (0, 0, 0, 0, 0)
     state.apply(CARD("Wasabi!"))
     state.apply(CELL(0, 3))
     state.apply(KIND("Tuna"))
@@ -434,7 +435,7 @@ def test_no_completion_check_in_step_2():
     state.apply(CELL(3, 4))  # Salmon Nigiri (backwards)
     state.apply(DONE)
     state.apply(CELL(0, 0))  # pick the Wasabi! card up: Maki, Tuna uncovered
-    assert state.anchors == [] and len(state.completed[0]) == 1  # Tekka Maki waits
+    assert state.anchors == () and len(state.completed[0]) == 1  # Tekka Maki waits
     assert state.menus[0][1] == recipe_id("Tekka Maki")
 
 
