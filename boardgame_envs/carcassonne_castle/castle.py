@@ -14,10 +14,10 @@ playable cells and the 7 gates are locations, the rest is wall. Each location ha
 Features (spec §6.1) are kept incrementally in a union-find over *segments*: every segment
 of every placed tile and gate gets an id (in order of placement), and each root carries its
 feature's kind, open-port count, follower counts per seat, location set (size), fountain
-and markets. After each placement the parent array is flattened, so ``parent[seg]`` is
-always the root between placements; that lets an observation gather feature data for
-every slot of the board in one index operation (``parent[seg_at]``, with ``seg_at`` the
-segment of every slot of every location, slot-major).
+and markets. Unions relabel eagerly, so ``parent[seg]`` is always the root and
+``root_at`` gives the root of every port (slot of a location, slot-major like ``seg_at``).
+For observations the castle also keeps, up to date after every change, the planes of
+channels 0-97 (see "public planes" below): an observation copies them whole.
 
 Legal placements (spec §4 DP1) are kept incrementally too: every empty cell carries a
 *constraint key* ``must << 4 | req``, where bit ``d`` of ``must`` says side ``d`` faces a
@@ -29,7 +29,7 @@ two array look-ups, whatever the size of the board.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -157,18 +157,30 @@ CODE_SLOT_SEGMENT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-#: Per code, per segment: (kind, fountain, markets, ports per side N E S W, seg_at offsets
-#: slot * NUM_GRID of its slots): what laying a tile writes, ready to use.
-CODE_ROWS: tuple[tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
-    tuple(
-        (
-            seg.kind,
-            int(seg.fountain),
-            seg.markets,
-            tuple(sum(SLOT_SIDE[slot] == d for slot in seg.slots) for d in range(4)),
-            tuple(slot * NUM_GRID for slot in seg.slots),
-        )
-        for seg in segments
+#: Per code, what laying it writes, ready to use: its segments' kinds, fountains and
+#: markets (bytes, one per segment), their port offsets ``slot * NUM_GRID`` (one tuple per
+#: segment), their ports per side N E S W, and (offset, segment index) of every port.
+CODE_ROWS: tuple[
+    tuple[
+        bytes,
+        bytes,
+        bytes,
+        list[tuple[int, ...]],
+        tuple[tuple[int, int, int, int], ...],
+        tuple[tuple[int, int], ...],
+    ],
+    ...,
+] = tuple(
+    (
+        bytes(seg.kind for seg in segments),
+        bytes(int(seg.fountain) for seg in segments),
+        bytes(seg.markets for seg in segments),
+        [tuple(slot * NUM_GRID for slot in seg.slots) for seg in segments],
+        tuple(
+            tuple(sum(SLOT_SIDE[slot] == d for slot in seg.slots) for d in range(4))
+            for seg in segments
+        ),
+        tuple((slot * NUM_GRID, i) for i, seg in enumerate(segments) for slot in seg.slots),
     )
     for segments in CODE_SEGMENTS
 )
@@ -193,15 +205,21 @@ def _fit_table() -> np.ndarray:
 FIT = _fit_table()
 #: ROTATIONS[bits] = bool row of the 4 rotations in a 4-bit set.
 ROTATIONS = np.array([[bits >> r & 1 for r in range(4)] for bits in range(16)], dtype=bool)
+#: FIT_ROWS[tile, key] = ROTATIONS[FIT[tile, key]], its 4 bools seen as one uint32: a
+#: placement mask is one gather of 76 numbers (a gather of 4-bool rows is much slower).
+FIT_ROWS = ROTATIONS[FIT].view(np.uint32).reshape(NUM_TILE_TYPES, 256)
 
 # -- public planes ----------------------------------------------------------------------------
 # For observations the castle keeps, up to date after every change, (a) 50 float32 planes
 # over the grid describing what stands on each location (channels 0-49 of the observation,
-# documented in :mod:`.encoding`) and (b) per root segment four float32 numbers: seat 0's
-# followers / 6, seat 1's followers / 6, complete (a tower, house or path with no open
-# port), size / 16. With ``parent[seg_at]`` (the feature of every slot of every location)
-# an observation reads channels 50-97 with one gather per number.
+# documented in :mod:`.encoding`) and (b) ``slots``: 48 float32 planes (4 blocks of 12
+# slot planes, each slot-major like ``seg_at``) giving, at every port, numbers of the
+# feature owning it: seat 0's followers / 6, seat 1's followers / 6, complete (a tower,
+# house or path with no open port), size / 16: channels 50-97 as seen by seat 0. They are
+# repainted, over the ports of one feature, whenever that feature changes (a placement
+# touching it, a follower, a release), so an observation copies them whole.
 STATIC_PLANES = 50
+NUM_PORTS = 12 * 132  # entries of one block of ``slots`` (slot * 132 + grid)
 # static plane channels
 P_PLAYABLE, P_NOT_PLAYABLE, P_GATE, P_OCCUPIED = 0, 1, 2, 3
 P_AREA = 4  # + 3 * half-port + (T, H, C)
@@ -253,6 +271,26 @@ LOCATION_PLANES = _location_planes()
 MAX_SEGMENTS = 512  # 60 tiles x <= 8 segments + 15 gate segments < 511
 NO_SEGMENT = MAX_SEGMENTS - 1  # a dummy segment: no kind, no followers, size 0
 NO_KIND = 4
+ONES = array("h", [1] * 16)  # sizes of fresh segments (a tile has at most 8)
+
+
+#: Per cell, per side: None where the side faces the wall, else (the location across it,
+#: its three port pairs (my position, their position) in ``seg_at`` / ``root_at``).
+SIDE_PORTS: tuple[tuple[tuple[int, tuple[tuple[int, int], ...]] | None, ...], ...] = tuple(
+    tuple(
+        None
+        if nb < 0
+        else (
+            nb,
+            tuple(
+                (slot * NUM_GRID + CELL_GRID[cell], FACING[slot] * NUM_GRID + nb)
+                for slot in SIDE_SLOTS[d]
+            ),
+        )
+        for d, nb in enumerate(NEIGHBOR[cell])
+    )
+    for cell in range(NUM_CELLS)
+)
 
 
 class Castle:
@@ -260,11 +298,22 @@ class Castle:
 
     Per-segment data sits in ``array.array`` / ``bytearray`` buffers: scalar reads and
     writes at list speed while laying a tile, and zero-copy numpy views (:meth:`arrays`)
-    for whole-board gathers in an observation. Only a root's entries are meaningful.
+    for whole-board copies in an observation. Only a root's entries are meaningful.
+
+    Unions relabel eagerly: ``parent[s]`` is always the root of segment ``s`` and
+    ``root_at[slot * 132 + grid]`` the root owning that port, kept by walking the merged
+    feature's segments (a circular list through ``next_seg``) when two features merge. The
+    newer root joins the older one, and a placement mostly merges its own few new segments
+    into older features, so the walk is short. A changed feature is repainted in
+    ``slots`` the same way (:meth:`_paint`). A new castle is a copy of an empty one built
+    once (``Castle._template``, never changed).
     """
 
     __slots__ = (
         "parent",
+        "next_seg",
+        "seg_grid",
+        "seg_offsets",
         "kind",
         "open",
         "count",
@@ -273,18 +322,34 @@ class Castle:
         "markets",
         "locs",
         "seg_at",
+        "root_at",
         "code",
         "key",
         "num_segments",
         "followers",
         "history",
         "planes",
-        "table",
+        "slots",
         "_arrays",
     )
+    #: the empty castle, built once (deterministic); every new castle is a copy of it
+    _template: Castle | None = None
 
     def __init__(self) -> None:
+        """An empty castle: the gates stand, no tile is placed."""
+        template = Castle._template
+        if template is None:
+            template = Castle._template = Castle._build()
+        template._copy_into(self)
+
+    @classmethod
+    def _build(cls) -> Castle:
+        self = cls.__new__(cls)
         self.parent = array("q", range(MAX_SEGMENTS))
+        self.next_seg = array("q", range(MAX_SEGMENTS))  # circular list of a feature's segments
+        self.seg_grid = array("q", bytes(8 * MAX_SEGMENTS))  # location of each segment
+        #: per segment its ports' offsets ``slot * 132`` (add ``seg_grid``): a shared tuple
+        self.seg_offsets: list[tuple[int, ...]] = [()] * MAX_SEGMENTS
         self.kind = bytearray([NO_KIND]) * MAX_SEGMENTS
         self.open = array("h", bytes(2 * MAX_SEGMENTS))  # open ports
         self.count = bytearray(2 * MAX_SEGMENTS)  # followers of seat p at p * 512 + root
@@ -293,6 +358,7 @@ class Castle:
         self.markets = bytearray(MAX_SEGMENTS)
         self.locs: list[int] = [0] * MAX_SEGMENTS  # bit g set: location g is in the feature
         self.seg_at = array("q", [NO_SEGMENT]) * (NUM_SLOTS * NUM_GRID)  # slot * 132 + grid
+        self.root_at = array("q", [NO_SEGMENT]) * (NUM_SLOTS * NUM_GRID)  # its root
         self.code = array("q", [OUTSIDE]) * NUM_GRID
         for g in CELL_GRID:
             self.code[g] = EMPTY
@@ -311,16 +377,22 @@ class Castle:
             for d, nb in enumerate(NEIGHBOR[cell]):
                 if nb >= 0 and GRID_CELL[nb] < 0:  # a gate's active side
                     self._constrain(cell, d, CODE_PATHS[self.code[nb]] >> ((d + 2) % 4) & 1)
-        #: per root, 4 floats at 4 * root: followers of seat 0 / 6, of seat 1 / 6, complete,
-        #: size / 16
-        self.table = array("f", bytes(16 * MAX_SEGMENTS))
+        self.slots = array("f", bytes(4 * 4 * NUM_PORTS))
         self.planes = LOCATION_PLANES[self.arrays()["code"]].T.copy()
         for root in range(self.num_segments):
-            self._sync(root)
+            self._paint(root)
+        return self
 
     def clone(self) -> Castle:
         other = Castle.__new__(Castle)
+        self._copy_into(other)
+        return other
+
+    def _copy_into(self, other: Castle) -> None:
         other.parent = self.parent[:]
+        other.next_seg = self.next_seg[:]
+        other.seg_grid = self.seg_grid[:]
+        other.seg_offsets = self.seg_offsets[:]  # tuples: shared
         other.kind = self.kind[:]
         other.open = self.open[:]
         other.count = self.count[:]
@@ -329,20 +401,20 @@ class Castle:
         other.markets = self.markets[:]
         other.locs = self.locs[:]
         other.seg_at = self.seg_at[:]
+        other.root_at = self.root_at[:]
         other.code = self.code[:]
         other.key = self.key[:]
         other.num_segments = self.num_segments
         other.followers = dict(self.followers)
         other.history = self.history[:]
         other.planes = self.planes.copy()
-        other.table = self.table[:]
+        other.slots = self.slots[:]
         other._arrays = None
-        return other
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Read-only numpy views of the buffers (no copy): ``parent``, ``kind``, ``open``,
-        ``count`` (2 x 512), ``size``, ``seg_at``, ``code``, ``key``, and ``table`` (per root
-        its four float32 numbers, seen as one complex128)."""
+        ``count`` (2 x 512), ``size``, ``seg_at``, ``root_at``, ``code``, ``key``, and
+        ``slots`` (4 x 1584: the port planes, see the module's comments)."""
         if self._arrays is None:
             views = {
                 "parent": np.frombuffer(self.parent, dtype=np.int64),
@@ -351,10 +423,10 @@ class Castle:
                 "count": np.frombuffer(self.count, dtype=np.uint8).reshape(2, MAX_SEGMENTS),
                 "size": np.frombuffer(self.size, dtype=np.int16),
                 "seg_at": np.frombuffer(self.seg_at, dtype=np.int64),
+                "root_at": np.frombuffer(self.root_at, dtype=np.int64),
                 "code": np.frombuffer(self.code, dtype=np.int64),
                 "key": np.frombuffer(self.key, dtype=np.int64),
-                # one complex128 per root = its 4 float32 numbers: one gather reads all four
-                "table": np.frombuffer(self.table, dtype=np.complex128),
+                "slots": np.frombuffer(self.slots, dtype=np.float32).reshape(4, NUM_PORTS),
             }
             for view in views.values():
                 view.flags.writeable = False
@@ -371,10 +443,8 @@ class Castle:
         return (code // 4, code % 4) if code < NUM_TILE_CODES else None
 
     def find(self, segment: int) -> int:
-        parent = self.parent
-        while parent[segment] != segment:
-            segment = parent[segment]
-        return segment
+        """The root of ``segment``'s feature (parents always point straight at it)."""
+        return self.parent[segment]
 
     def segment_at(self, grid: int, slot: int) -> int:
         """The segment owning ``slot`` of the location ``grid`` (NO_SEGMENT if none)."""
@@ -382,7 +452,7 @@ class Castle:
 
     def feature_at(self, grid: int, slot: int) -> int:
         """The feature (root segment) owning ``slot`` of location ``grid``, or NO_SEGMENT."""
-        return self.find(self.seg_at[slot * NUM_GRID + grid])
+        return self.root_at[slot * NUM_GRID + grid]
 
     def followers_on(self, root: int) -> tuple[int, int]:
         return self.count[root], self.count[MAX_SEGMENTS + root]
@@ -411,10 +481,10 @@ class Castle:
 
     def placement_mask(self, tile: int) -> np.ndarray:
         """bool[76 * 4]: cell ``c`` in rotation ``r`` at index ``4c + r`` is legal (DP1)."""
-        return ROTATIONS[FIT[tile][self.arrays()["key"]]].ravel()
+        return FIT_ROWS[tile][self.arrays()["key"]].view(bool)
 
     def has_placement(self, tile: int) -> bool:
-        return bool(FIT[tile][self.arrays()["key"]].any())
+        return np.count_nonzero(FIT[tile][self.arrays()["key"]]) > 0
 
     def frontier(self) -> list[int]:
         """Empty cells touching a tile or a gate's active side."""
@@ -427,7 +497,7 @@ class Castle:
         count = self.count
         out = []
         for seg in CODE_SEGMENTS[self.code[g]]:
-            root = self.find(self.seg_at[seg.lowest * NUM_GRID + g])
+            root = self.root_at[seg.lowest * NUM_GRID + g]
             if not count[root] and not count[MAX_SEGMENTS + root]:
                 out.append(seg.lowest)
         out.sort()
@@ -486,45 +556,44 @@ class Castle:
         features it completes (spec §4 scoring resolution, cases a and b), ascending."""
         g = CELL_GRID[cell]
         code = 4 * tile + rotation
-        code_at, seg_at, kind, open_ = self.code, self.seg_at, self.kind, self.open
-        neighbours = NEIGHBOR[cell]
-        faces_empty = tuple(nb >= 0 and code_at[nb] == EMPTY for nb in neighbours)
+        code_at, root_at, kind, open_ = self.code, self.root_at, self.kind, self.open
+        sides = SIDE_PORTS[cell]
+        faces_empty = [side is not None and code_at[side[0]] == EMPTY for side in sides]
         first = self._add_segments(g, code, faces_empty)
         code_at[g] = code
         self.history.append((cell, code, seat))
-        touched = []
-        unions = 0
+        touched = []  # positions of the neighbours' ports that faced this cell
         for d in range(4):
-            nb = neighbours[d]
-            if nb < 0 or faces_empty[d]:
+            side = sides[d]
+            if side is None or faces_empty[d]:
                 continue
-            for slot in SIDE_SLOTS[d]:
-                theirs = seg_at[FACING[slot] * NUM_GRID + nb]
-                if theirs == NO_SEGMENT:
+            for mine, theirs in side[1]:
+                other = root_at[theirs]
+                if other == NO_SEGMENT:
                     continue
-                open_[self.find(theirs)] -= 1  # that port faced this empty cell
+                open_[other] -= 1  # that port faced this empty cell
                 touched.append(theirs)
-                mine = seg_at[slot * NUM_GRID + g]
-                if mine != NO_SEGMENT and kind[mine] == kind[theirs]:
-                    unions += self._union(mine, theirs)
+                own = root_at[mine]
+                if own != NO_SEGMENT and own != other and kind[own] == kind[other]:
+                    self._union(own, other)
         # the frontier: this cell is taken, its empty neighbours now face it
         self.key[cell] = 0
         paths = CODE_PATHS[code]
         for d in range(4):
             if faces_empty[d]:
-                self._constrain(GRID_CELL[neighbours[d]], (d + 2) % 4, paths >> d & 1)
-        self._flatten(unions)
+                self._constrain(GRID_CELL[sides[d][0]], (d + 2) % 4, paths >> d & 1)
         self.planes[:, g] = LOCATION_PLANES[code]
         parent = self.parent
-        own = {parent[s] for s in range(first, self.num_segments)}
-        candidates = own.union([parent[s] for s in touched])
+        own_roots = {parent[s] for s in range(first, self.num_segments)}
         names = []
-        for root in candidates:
-            self._sync(root)
+        count = self.count
+        for root in own_roots.union([root_at[p] for p in touched]):
+            # followers only add up in a merge: none now means every port showed none
+            self._paint(root, count[root] or count[MAX_SEGMENTS + root])
             if open_[root] or kind[root] == COURT:
                 continue
-            if root in own:
-                slot = next(s for s in range(NUM_SLOTS) if parent[seg_at[s * NUM_GRID + g]] == root)
+            if root in own_roots:
+                slot = next(s for s in range(NUM_SLOTS) if root_at[s * NUM_GRID + g] == root)
                 names.append(304 + slot)
             else:
                 k = next(k for k in range(8) if self.feature_named(cell, 318 + k) == root)
@@ -537,7 +606,7 @@ class Castle:
         root = self.feature_at(g, slot)
         self.count[seat * MAX_SEGMENTS + root] += 1
         self.followers[g] = (seat, slot)
-        self._sync(root)
+        self._paint(root)
 
     def release(self, root: int) -> list[int]:
         """Take every follower off a feature; return their seats (spec §6.4)."""
@@ -548,69 +617,89 @@ class Castle:
                 del self.followers[g]
         self.count[root] = 0
         self.count[MAX_SEGMENTS + root] = 0
-        self._sync(root)
+        self._paint(root)
         return seats
 
-    def _add_segments(self, g: int, code: int, faces_empty: tuple[bool, ...]) -> int:
-        """Create the segments of the tile or gate with ``code`` on ``g``; return the first
-        id. A port is open when the side it lies on faces an empty playable cell (a gate's
-        ports all face its cell)."""
-        first = s = self.num_segments
-        kind, open_, size = self.kind, self.open, self.size
-        fountain, markets, locs, seg_at = self.fountain, self.markets, self.locs, self.seg_at
-        bit = 1 << g
+    def _add_segments(self, g: int, code: int, faces_empty: Sequence[bool]) -> int:
+        """Create the segments of the tile or gate with ``code`` on ``g``, each its own
+        feature; return the first id. A port is open when the side it lies on faces an
+        empty playable cell (a gate's ports all face its cell). Ids past ``num_segments``
+        were never used: their ``parent`` and ``next_seg`` already point at themselves."""
+        first = self.num_segments
+        kinds, fountains, markets, offsets, sides, ports = CODE_ROWS[code]
+        end = first + len(kinds)
+        self.kind[first:end] = kinds
+        self.fountain[first:end] = fountains
+        self.markets[first:end] = markets
+        self.seg_offsets[first:end] = offsets
+        n = end - first
+        self.locs[first:end] = [1 << g] * n
+        self.size[first:end] = ONES[:n]
+        seg_grid, open_ = self.seg_grid, self.open
         e0, e1, e2, e3 = faces_empty
-        for seg_kind, seg_fountain, seg_markets, ports, offsets in CODE_ROWS[code]:
-            kind[s] = seg_kind
-            open_[s] = ports[0] * e0 + ports[1] * e1 + ports[2] * e2 + ports[3] * e3
-            size[s] = 1
-            fountain[s] = seg_fountain
-            markets[s] = seg_markets
-            locs[s] = bit
-            for offset in offsets:
-                seg_at[offset + g] = s
+        s = first
+        for p0, p1, p2, p3 in sides:
+            open_[s] = p0 * e0 + p1 * e1 + p2 * e2 + p3 * e3
+            seg_grid[s] = g
             s += 1
-        self.num_segments = s
+        seg_at, root_at = self.seg_at, self.root_at
+        for offset, i in ports:
+            seg_at[offset + g] = root_at[offset + g] = first + i
+        self.num_segments = end
         return first
 
     def _constrain(self, cell: int, side: int, path: int) -> None:
         self.key[cell] |= (1 << (4 + side)) | (path << side)
 
-    def _union(self, a: int, b: int) -> int:
-        """Merge the features of two segments; 1 if they were two, else 0."""
-        ra, rb = self.find(a), self.find(b)
-        if ra == rb:
-            return 0
-        if ra > rb:
-            ra, rb = rb, ra  # the older segment stays the root
-        self.parent[rb] = ra
-        self.open[ra] += self.open[rb]
+    def _union(self, a: int, b: int) -> None:
+        """Merge two distinct features (roots): the newer joins the older."""
+        if a > b:
+            a, b = b, a  # the older segment stays the root
+        parent, next_seg, root_at = self.parent, self.next_seg, self.root_at
+        seg_grid, seg_offsets = self.seg_grid, self.seg_offsets
+        s = b
+        while True:  # relabel every segment of b's feature, and its ports
+            parent[s] = a
+            g = seg_grid[s]
+            for offset in seg_offsets[s]:
+                root_at[offset + g] = a
+            s = next_seg[s]
+            if s == b:
+                break
+        next_seg[a], next_seg[b] = next_seg[b], next_seg[a]  # splice the two circles
+        self.open[a] += self.open[b]
         count = self.count
-        count[ra] += count[rb]
-        count[MAX_SEGMENTS + ra] += count[MAX_SEGMENTS + rb]
-        self.fountain[ra] |= self.fountain[rb]
-        self.markets[ra] += self.markets[rb]
-        self.locs[ra] |= self.locs[rb]
-        self.size[ra] = self.locs[ra].bit_count()
-        return 1
+        count[a] += count[b]
+        count[MAX_SEGMENTS + a] += count[MAX_SEGMENTS + b]
+        self.fountain[a] |= self.fountain[b]
+        self.markets[a] += self.markets[b]
+        self.locs[a] |= self.locs[b]
+        self.size[a] = self.locs[a].bit_count()
 
-    def _sync(self, root: int) -> None:
-        """The four float columns of a root from its integer data."""
-        table, i = self.table, 4 * root
-        table[i] = self.count[root] / 6
-        table[i + 1] = self.count[MAX_SEGMENTS + root] / 6
-        table[i + 2] = self.open[root] == 0 and self.kind[root] in (TOWER, HOUSE, PATH)
-        table[i + 3] = self.size[root] / 16
-
-    def _flatten(self, unions: int) -> None:
-        """Point every segment straight at its root again (numpy, on the buffer itself).
-
-        Before a placement every chain has one link at most; each union of the placement
-        adds at most one, so after ``unions`` merges a chain has at most ``unions + 1``
-        links, and each pointer jump ``parent = parent[parent]`` halves that.
-        """
-        if not unions:
-            return
-        parent = np.frombuffer(self.parent, dtype=np.int64)[: self.num_segments]
-        for _ in range(unions.bit_length()):  # ceil(log2(unions + 1)) jumps
-            parent[:] = parent[parent]
+    def _paint(self, root: int, counts: bool = True) -> None:
+        """Write a feature's numbers at every port of it in ``slots``: its size always,
+        ``complete`` when it is (it never is before the placement that closes it, and the
+        entries start at 0), the followers when ``counts`` (a caller that knows they were 0
+        before and after passes False: the common case, and each number costs a write per
+        port). The segments are walked around their circle, once per number written."""
+        rows = [(3 * NUM_PORTS, self.size[root] / 16)]
+        if self.open[root] == 0 and self.kind[root] in (TOWER, HOUSE, PATH):
+            rows.append((2 * NUM_PORTS, 1.0))
+        if counts:
+            rows.append((0, self.count[root] / 6))
+            rows.append((NUM_PORTS, self.count[MAX_SEGMENTS + root] / 6))
+        slots, next_seg, seg_grid, seg_offsets = (
+            self.slots,
+            self.next_seg,
+            self.seg_grid,
+            self.seg_offsets,
+        )
+        for row, value in rows:
+            s = root
+            while True:
+                g = seg_grid[s] + row
+                for offset in seg_offsets[s]:
+                    slots[offset + g] = value
+                s = next_seg[s]
+                if s == root:
+                    break

@@ -104,6 +104,12 @@ FACING_BASE = 318  # ORDER (case b): 318 + half-port
 NUM_ACTIONS = 326
 
 
+#: the mask of a seat not to decide: read-only, shared by every view
+NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=bool)
+NO_ACTIONS.flags.writeable = False
+NO_FITS = bytes(NUM_PLACEMENTS)  # the bytes of a placement mask with no legal placement
+
+
 def place_action(cell: int, rotation: int) -> int:
     return PLACE_BASE + 4 * cell + rotation
 
@@ -271,7 +277,8 @@ class View(PlayerView):
 
     ``castle`` is the state's own board object, not a copy (building a view is on the hot
     path of every environment step): read it before the next ``apply``, never change it,
-    and ``castle.clone()`` it to keep it. Every other field is a snapshot.
+    and ``castle.clone()`` it to keep it. ``mask`` is the state's cached mask, read-only
+    (``legal_action_mask()`` returns a copy). Every other field is a snapshot.
     """
 
     rules: CarcassonneCastleRules
@@ -350,21 +357,30 @@ class State(BaseState):
         return [float(s) for s in self.scores_]
 
     def legal_action_mask(self) -> np.ndarray:
+        return self._cached_mask().copy()
+
+    def _cached_mask(self) -> np.ndarray:
+        """The mask, computed once per decision and read-only (views share it)."""
         if self._mask is None:
             self._mask = self._compute_mask()
-        return self._mask.copy()
+            self._mask.setflags(write=False)
+        return self._mask
+
+    def _is_legal(self, action: int) -> bool:
+        return bool(self._cached_mask()[action])
 
     def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
         if self.phase == PLACE:
-            mask[:NUM_PLACEMENTS] = self._legal_placements()
-        elif self.phase == FOLLOWER:
+            return _placement_actions(self._legal_placements())
+        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        if self.phase == FOLLOWER:
             mask[PASS] = True
-            mask[[SLOT_BASE + s for s in self._legal_followers()]] = True
+            for s in self._legal_followers():
+                mask[SLOT_BASE + s] = True
         elif self.phase == ORDER:
             mask[self._legal_orders()] = True
         elif self.phase in (DOUBLE, EXTRA):
-            mask[[PASS, YES]] = True
+            mask[PASS] = mask[YES] = True
         return mask
 
     def clone(self) -> State:
@@ -390,7 +406,8 @@ class State(BaseState):
 
     def view(self, seat: int) -> View:
         current = -1 if self.phase == GAME_OVER else self.active
-        mask = self.legal_action_mask() if seat == current else np.zeros(NUM_ACTIONS, bool)
+        # the state's read-only cached mask itself, not a copy: View.legal_action_mask copies
+        mask = self._cached_mask() if seat == current else NO_ACTIONS
         held, keeps = self.held, self.keeps
         return View(
             self.rules,
@@ -666,11 +683,11 @@ class State(BaseState):
             tile = self.stack.pop(0)
             self.unseen[tile] -= 1
             fits = self.castle.placement_mask(tile)
-            if fits.any():
+            if fits.tobytes() != NO_FITS:  # cheaper than fits.any() on 304 entries
                 self.tile = tile
                 self.phase = PLACE
-                self._mask = np.zeros(NUM_ACTIONS, dtype=bool)  # DP1's mask, already at hand
-                self._mask[:NUM_PLACEMENTS] = fits
+                self._mask = _placement_actions(fits)  # DP1's mask, already at hand
+                self._mask.setflags(write=False)
                 return
             self.discards.append(tile)
             self.events.append(f"{TILE_TYPES[tile].name} has no legal placement: set aside")
@@ -893,6 +910,11 @@ class State(BaseState):
             f"<CarcassonneCastle turn {self.turn} {self.phase} P{self.current_player} "
             f"tile {tile} scores {self.scores_[0]}-{self.scores_[1]} stack {len(self.stack)}>"
         )
+
+
+def _placement_actions(fits: np.ndarray) -> np.ndarray:
+    """The action mask of a PLACE decision: bool[326], ``fits`` then no other action."""
+    return np.concatenate((fits, NO_ACTIONS[NUM_PLACEMENTS:]))
 
 
 def _check_range(what: str, value: int, size: int) -> None:

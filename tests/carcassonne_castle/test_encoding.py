@@ -6,10 +6,15 @@ import numpy as np
 import pytest
 
 from boardgame_envs.carcassonne_castle import encoding as enc
-from boardgame_envs.carcassonne_castle.castle import grid_of
+from boardgame_envs.carcassonne_castle.castle import (
+    CELL_GRID,
+    LOCATION_PLANES,
+    NO_SEGMENT,
+    grid_of,
+)
 from boardgame_envs.carcassonne_castle.data import HOUSE_X2, TOWER_X2
 from boardgame_envs.carcassonne_castle.render import render_rgb, save_png
-from boardgame_envs.carcassonne_castle.rules import NUM_ACTIONS
+from boardgame_envs.carcassonne_castle.rules import NUM_ACTIONS, PHASES, PLACE, View
 from tests.carcassonne_castle.helpers import PASS, RULES, A, B, place, play, position
 
 
@@ -57,6 +62,79 @@ def test_shape_dtype_and_bounds_over_games():
                 obs = state.view(seat).observation()
                 assert obs.shape == (14275,) and obs.dtype == np.float32
                 assert low <= obs.min() and obs.max() <= high
+            if state.is_terminal():
+                break
+            state.apply(int(rng.choice(state.legal_actions())))
+
+
+def reference_observation(view: View) -> np.ndarray:
+    """The observation written entry by entry from the module's tables, through the
+    castle's queries only: slow and plain, to check the fast encoder against."""
+    obs = np.zeros(enc.OBSERVATION_SIZE, dtype=np.float32)
+    castle, me, opp = view.castle, view.seat, 1 - view.seat
+    for g in range(132):
+        obs[g : enc.MY_FOLLOWERS * 132 : 132] = LOCATION_PLANES[castle.code[g]]
+        for s in range(12):
+            root = castle.feature_at(g, s)
+            if root == NO_SEGMENT:
+                continue
+            counts = castle.followers_on(root)
+            obs[(enc.MY_FOLLOWERS + s) * 132 + g] = counts[me] / 6
+            obs[(enc.OPP_FOLLOWERS + s) * 132 + g] = counts[opp] / 6
+            obs[(enc.COMPLETE + s) * 132 + g] = castle.is_complete(root)
+            obs[(enc.SIZE + s) * 132 + g] = castle.size[root] / 16
+    for channel, seat in ((enc.MY_KEEP, me), (enc.OPP_KEEP, opp)):
+        keep = view.keeps[seat]
+        if keep is not None:
+            obs[enc.KEEP_SIZES + (seat != me)] = keep[0] / 16
+            for g in keep[1]:
+                obs[channel * 132 + g] = 1
+    if view.phase == PLACE and view.tile is not None:
+        fits = castle.placement_mask(view.tile)
+        for c, g in enumerate(CELL_GRID):
+            for r in range(4):
+                obs[(enc.LEGAL + r) * 132 + g] = fits[4 * c + r]
+    if view.last_cell is not None:
+        obs[enc.JUST_PLACED * 132 + CELL_GRID[view.last_cell]] = 1
+    if view.tile is not None:
+        obs[enc.TILE + view.tile] = 1
+    if view.phase in PHASES:
+        obs[enc.PHASE + PHASES.index(view.phase)] = 1
+    mine = view.groups[0 if view.active == me else 1]
+    theirs = view.groups[1 if view.active == me else 0]
+    for base, names in ((enc.PENDING_MINE, mine), (enc.PENDING_OPP, theirs)):
+        for name in names:
+            obs[base + enc.pending_position(name)] = 1
+    if view.doubling is not None:
+        obs[enc.DOUBLING + enc.pending_position(view.doubling)] = 1
+    for i, seat in enumerate((me, opp)):
+        obs[enc.SCORES + i] = min(view.scores[seat], 1000) / 100
+        obs[(enc.MY_TRACK, enc.OPP_TRACK)[i] + view.scores[seat] % 100] = 1
+        obs[enc.SUPPLY + i] = view.supply[seat] / 6
+    obs[enc.STOCKED : enc.STOCKED + 13] = view.stocked
+    for k in range(1, 10):
+        held_me, held_opp = view.held[me].count(k), view.held[opp].count(k)
+        obs[enc.MY_WALL + k - 1] = held_me / 2
+        obs[enc.MY_USABLE + k - 1] = view.usable.count(k) / 2
+        obs[enc.OPP_WALL + k - 1] = held_opp / 2
+        obs[enc.UNSEEN_WALL + k - 1] = (2 - held_me - held_opp - view.used.count(k)) / 2
+    obs[enc.STACK_SIZE] = view.stack_size / 60
+    obs[enc.STACK_COUNTS : enc.STACK_COUNTS + 46] = np.array(view.stack_counts) / 2
+    obs[enc.EXTRA_TURN] = view.extra_turn
+    obs[enc.DISCARDS] = len(view.discards) / 60
+    return obs
+
+
+def test_observation_equals_the_plain_reference_over_games():
+    """Both seats, every step of seeded games (the fast encoder copies planes the castle
+    keeps up to date, and writes the vector as counts divided in one call)."""
+    for seed in range(6):
+        state = RULES.new_state(2, seed=seed)
+        rng = np.random.default_rng(seed)
+        while True:
+            for seat in (A, B):
+                view = state.view(seat)
+                assert np.array_equal(view.observation(), reference_observation(view))
             if state.is_terminal():
                 break
             state.apply(int(rng.choice(state.legal_actions())))
@@ -125,6 +203,15 @@ def test_mask_zero_for_the_waiting_seat():
     state = RULES.new_state(2, seed=0)
     for seat in (A, B):
         assert state.view(seat).legal_action_mask().any() == (seat == state.current_player)
+
+
+def test_view_shares_a_read_only_mask_and_hands_out_copies():
+    state = RULES.new_state(2, seed=0)
+    view = state.view(state.current_player)
+    assert not view.mask.flags.writeable
+    mask = view.legal_action_mask()
+    mask[:] = False  # a copy: the state's mask is untouched
+    assert state.legal_action_mask().any() and state.view(state.current_player).mask.any()
 
 
 # -- pictures and text ---------------------------------------------------------------------

@@ -16,12 +16,18 @@ from boardgame_envs.carcassonne_castle.castle import (
     CELL_GRID,
     CODE_PATHS,
     EMPTY,
+    LOCATION_PLANES,
+    MAX_SEGMENTS,
     NEIGHBOR,
+    NO_SEGMENT,
     Castle,
 )
 from boardgame_envs.carcassonne_castle.data import (
     FOLLOWERS_PER_PLAYER,
+    HOUSE,
+    PATH,
     TILE_COPIES,
+    TOWER,
     WALL_TILES,
 )
 from boardgame_envs.carcassonne_castle.rules import GAME_OVER, State
@@ -93,6 +99,36 @@ def features_match_a_fresh_replay(state: State) -> None:
             )
             assert castle.followers_on(a) == fresh.followers_on(b)
     assert np.array_equal(castle.planes, fresh.planes)
+    assert np.array_equal(castle.arrays()["slots"], fresh.arrays()["slots"])
+
+
+def caches_match_a_rebuild(state: State) -> None:
+    """The castle's incrementally kept caches equal a from-scratch computation from its own
+    integer data: flat parents, each feature's circle of segments, ``root_at``, the 50
+    location planes and the 48 port planes (``slots``)."""
+    castle = state.castle
+    arrays = castle.arrays()
+    n = castle.num_segments
+    parent = arrays["parent"]
+    assert np.array_equal(parent[parent[:n]], parent[:n])  # every segment points at a root
+    for root in castle.roots():
+        circle, s = [], root
+        while True:
+            circle.append(s)
+            s = castle.next_seg[s]
+            if s == root:
+                break
+        assert sorted(circle) == np.flatnonzero(parent[:n] == root).tolist(), root
+    assert np.array_equal(arrays["root_at"], parent[arrays["seg_at"]])
+    assert np.array_equal(castle.planes, LOCATION_PLANES[arrays["code"]].T)
+    count, kind = arrays["count"], arrays["kind"]
+    table = np.zeros((4, MAX_SEGMENTS), dtype=np.float32)
+    table[0] = count[0] / 6
+    table[1] = count[1] / 6
+    table[2] = (arrays["open"] == 0) & np.isin(kind, (TOWER, HOUSE, PATH))
+    table[3] = arrays["size"] / 16
+    table[:, NO_SEGMENT] = 0
+    assert np.array_equal(arrays["slots"], table[:, arrays["root_at"]])
 
 
 INVARIANTS = (
@@ -102,6 +138,8 @@ INVARIANTS = (
     paths_match,
     followers_belong_to_their_placers,
 )
+#: with the (slower) check of the castle's caches, for the games checked in full
+ALL_INVARIANTS = (*INVARIANTS, caches_match_a_rebuild)
 
 
 def test_random_games_keep_every_invariant():
@@ -116,7 +154,7 @@ def test_random_games_keep_every_invariant():
 
 def test_every_legal_action_is_accepted_and_illegal_ones_change_nothing():
     stats = random_playouts(
-        RULES, 2, range(1000, 1000 + FULLY_CHECKED_GAMES), INVARIANTS, check_actions=True
+        RULES, 2, range(1000, 1000 + FULLY_CHECKED_GAMES), ALL_INVARIANTS, check_actions=True
     )
     assert stats.games == FULLY_CHECKED_GAMES
 
@@ -137,6 +175,45 @@ def test_scores_never_decrease_and_features_match_a_replay():
         assert state.phase == GAME_OVER
 
 
+def test_caches_survive_clones_and_snapshots():
+    """Clones share the castle until one of them changes it, and a JSON snapshot rebuilds
+    it: at every step of seeded games, both sides of a fork and a reloaded state keep
+    caches equal to a rebuild, and observe the same as the state they came from."""
+    for seed in range(12):
+        state = RULES.new_state(2, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            fork = state.clone()
+            reloaded = RULES.from_json(state.to_json())
+            for other in (fork, reloaded):
+                caches_match_a_rebuild(other)
+                for seat in (0, 1):
+                    assert np.array_equal(
+                        other.view(seat).observation(), state.view(seat).observation()
+                    )
+            legal = state.legal_actions()
+            fork.apply(int(rng.choice(legal)))  # the fork diverges; the state must not see it
+            caches_match_a_rebuild(fork)
+            state.apply(int(rng.choice(legal)))
+            caches_match_a_rebuild(state)
+            if rng.random() < 0.3:
+                state = reloaded if not reloaded.is_terminal() else state
+                if state is reloaded:
+                    state.apply(int(rng.choice(state.legal_actions())))
+                    caches_match_a_rebuild(state)
+
+
+def test_new_castles_do_not_share_the_empty_template():
+    state = RULES.new_state(2, seed=0)
+    cell, rotation = divmod(state.legal_actions()[0], 4)
+    castle = Castle()
+    castle.place(cell, state.tile, rotation, 0)
+    fresh = Castle()
+    assert castle.history and not fresh.history and fresh.is_empty(cell)
+    assert not np.array_equal(castle.planes, fresh.planes)
+    assert not np.array_equal(castle.arrays()["slots"], fresh.arrays()["slots"])
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_any_action_sequence_keeps_invariants(seed, data):
@@ -144,5 +221,5 @@ def test_any_action_sequence_keeps_invariants(seed, data):
     state = RULES.new_state(2, seed=seed)
     while not state.is_terminal():
         state.apply(data.draw(st.sampled_from(state.legal_actions())))
-        for invariant in INVARIANTS:
+        for invariant in ALL_INVARIANTS:
             invariant(state)
