@@ -270,3 +270,18 @@ def test_score_shaping_scale_can_be_set():
         shaping_default = a[agent] - outcome[seat]
         shaping_scaled = b[agent] - outcome[seat]
         assert shaping_scaled == pytest.approx(shaping_default * 0.5 * 52)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observed_mask_is_a_fresh_int8_array_of_the_legal_actions(game):
+    env = boardgame_envs.raw_env(game, num_players=2)
+    env.reset(seed=3)
+    first = env.observe(env.agent_selection)["action_mask"]
+    assert first.dtype == np.int8 and first.flags.writeable
+    legal = env.unwrapped.state.legal_actions()
+    assert np.flatnonzero(first).tolist() == legal
+    first[:] = 0  # the caller's copy: spoiling it changes nothing in the env
+    again = env.observe(env.agent_selection)["action_mask"]
+    assert np.flatnonzero(again).tolist() == legal
+    waiting = next(a for a in env.agents if a != env.agent_selection)
+    assert not env.observe(waiting)["action_mask"].any()

@@ -35,7 +35,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from boardgame_envs.core.rules import InvalidConfigError, Rules, State
+from boardgame_envs.core.rules import InvalidConfigError, PlayerView, Rules, State
 
 REWARD_MODES = ("outcome", "score")
 
@@ -133,10 +133,7 @@ class TurnBasedEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         view = self.state.view(self.agent_name_mapping[agent])
-        return {
-            "observation": view.observation(),
-            "action_mask": view.legal_action_mask().astype(np.int8),
-        }
+        return {"observation": view.observation(), "action_mask": int8_mask(view)}
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
@@ -148,10 +145,18 @@ class TurnBasedEnv(AECEnv):
         if self.auto_resolve:
             self._resolve_forced()
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = self._step_rewards()
-        self._update_done()
-        self._select_agent()
-        self._accumulate_rewards()
+        if self.reward_mode == "outcome" and not self.state.is_terminal():
+            # The common case, kept short: no reward to pay, nobody done unless the step
+            # cap is reached (a fresh dict, so that callers may keep the last one).
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+            if self.num_steps >= self.max_steps:
+                self._update_done()
+            self.agent_selection = self.possible_agents[self.state.current_player]
+        else:
+            self.rewards = self._step_rewards()
+            self._update_done()
+            self._select_agent()
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -188,7 +193,7 @@ class TurnBasedEnv(AECEnv):
 
     def _select_agent(self) -> None:
         if not self.state.is_terminal():
-            self.agent_selection = agent_name(self.state.current_player)
+            self.agent_selection = self.possible_agents[self.state.current_player]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
 
@@ -206,6 +211,12 @@ class TurnBasedEnv(AECEnv):
         if self.state.is_terminal():
             rewards = [r + o for r, o in zip(rewards, self.state.returns())]
         return dict(zip(self.possible_agents, map(float, rewards)))
+
+
+def int8_mask(view: PlayerView) -> np.ndarray:
+    """The view's legal-action mask as int8 (PettingZoo's convention)."""
+    mask = view.legal_action_mask()  # a fresh array: reinterpreting it shares nothing
+    return mask.view(np.int8) if mask.dtype == np.bool_ else mask.astype(np.int8)
 
 
 def score_potentials(state: State, scale: float | None = None) -> list[float]:
