@@ -42,7 +42,7 @@ def add_dataclass_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         help_text = f"{docs.get(f.name, '')} (default: {default!r})"
         flag = "--" + f.name.replace("_", "-")
-        if kind is bool:
+        if _base_type(kind) is bool:  # bool or bool | None: --flag / --no-flag
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
             )

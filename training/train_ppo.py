@@ -53,6 +53,7 @@ HYPERPARAMS: dict[str, dict] = {
         ent_coef=0.01,
         clip_range=0.2,
         net_arch="256,256",
+        anneal_lr=False,
     ),
     "factors_multiples": dict(
         learning_rate=3e-4,
@@ -64,6 +65,7 @@ HYPERPARAMS: dict[str, dict] = {
         ent_coef=0.001,  # after the imitation warm start: stay near it
         clip_range=0.2,
         net_arch="256,256",
+        anneal_lr=False,
     ),
 }
 EVAL_OPPONENTS = ["random", "heuristic"]
@@ -111,6 +113,8 @@ class Args:
     """PPO clip range"""
     net_arch: str | None = None
     """hidden layer sizes of policy and value networks, e.g. "256,256" """
+    anneal_lr: bool | None = None
+    """decay the learning rate linearly to 0 over the run (None: the game's default)"""
     imitate: str = ""
     """warm start: before PPO, fit the policy to this agent's choices and the value network
     to its returns (behaviour cloning), e.g. "heuristic" ("" = start from scratch)"""
@@ -147,6 +151,15 @@ def hyperparameters(args: Args) -> dict:
         if getattr(args, name) is not None:
             table[name] = getattr(args, name)
     return table
+
+
+def learning_rate_schedule(rate: float, anneal: bool):
+    """A constant rate, or one falling linearly to 0 as training progresses (SB3 calls
+    the schedule with the fraction of the run still to go, 1 -> 0; counted over the whole
+    run, so a resumed run carries on down the same line)."""
+    if not anneal:
+        return rate
+    return lambda progress_remaining: rate * progress_remaining
 
 
 class SelfPlayPool:
@@ -452,7 +465,8 @@ def main(args: Args) -> Path:
             verbose=0,
             tensorboard_log=str(run_dir / "tb"),
             policy_kwargs=dict(net_arch=arch),
-            **{k: v for k, v in hp.items() if k != "net_arch"},
+            learning_rate=learning_rate_schedule(hp["learning_rate"], hp["anneal_lr"]),
+            **{k: v for k, v in hp.items() if k not in ("net_arch", "learning_rate", "anneal_lr")},
         )
         (run_dir / "config.json").write_text(
             json.dumps({"args": asdict(args), "hyperparameters": hp}, indent=2)
