@@ -200,6 +200,10 @@ class View(PlayerView):
         return len(self.hand) + self.pile_sizes[self.seat]
 
 
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=bool)
+_NO_ACTIONS.flags.writeable = False  # the mask of every seat not to decide (views share it)
+
+
 class State(BaseState):
     """One position of a Factors and Multiples match. Mutated in place by ``apply``."""
 
@@ -231,6 +235,11 @@ class State(BaseState):
         self.reveals: list[list[int]] = [[] for _ in range(n)]
         self.reveal_marks = [0] * n
         self.turns_started = [0] * n
+        # The legal mask of this position, read-only, made on first use and dropped by
+        # every ``_apply`` and every new turn: an env step asks for it several times
+        # (validation, the view, forced-move checks, agents). Code that edits a position
+        # by hand must set it to None.
+        self._mask: np.ndarray | None = None
 
     # -- the contract ---------------------------------------------------------------------
     @property
@@ -249,6 +258,22 @@ class State(BaseState):
         return self.phase
 
     def legal_action_mask(self) -> np.ndarray:
+        return self._cached_mask().copy()
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self._cached_mask()).tolist()
+
+    def _is_legal(self, action: int) -> bool:
+        return bool(self._cached_mask()[action])
+
+    def _cached_mask(self) -> np.ndarray:
+        if self._mask is None:
+            mask = self._compute_mask()
+            mask.flags.writeable = False
+            self._mask = mask
+        return self._mask
+
+    def _compute_mask(self) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         if self.phase == PLAY:
             ranks = self._legal_plays(self.turn_player)
@@ -289,11 +314,7 @@ class State(BaseState):
         return other
 
     def view(self, seat: int) -> View:
-        mask = (
-            self.legal_action_mask()
-            if seat == self.current_player
-            else np.zeros(NUM_ACTIONS, dtype=bool)
-        )
+        mask = self._cached_mask() if seat == self.current_player else _NO_ACTIONS
         return View(
             rules=self.rules,
             seat=seat,
@@ -363,6 +384,7 @@ class State(BaseState):
 
     # -- transitions ----------------------------------------------------------------------
     def _apply(self, action: int) -> None:
+        self._mask = None
         if self.phase == PLAY:
             self._apply_play(action)
         elif self.phase == K_ANSWER:
@@ -489,6 +511,7 @@ class State(BaseState):
         )
 
     def _begin_turn(self, seat: int) -> None:
+        self._mask = None  # also when tests jump to a turn by hand
         self.turn_player = seat
         self.turns_started[seat] += 1
         self.phase = PLAY if self.k_player is None else K_ANSWER

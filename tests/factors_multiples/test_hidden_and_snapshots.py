@@ -86,3 +86,18 @@ def test_clone_is_independent():
     clone = state.clone()
     play_trace(clone, 50, seed=0)
     assert state.to_json() == RULES.new_state(2, seed=3).to_json()
+
+
+def test_memoised_mask_equals_a_fresh_one_through_clones_and_snapshots():
+    rng = np.random.default_rng(5)
+    for seed in range(6):
+        state = RULES.new_state(2 + seed % 4, seed=seed)
+        while not state.is_terminal():
+            fresh = state._compute_mask()
+            assert np.array_equal(state.legal_action_mask(), fresh)
+            assert np.array_equal(state.clone().legal_action_mask(), fresh)
+            assert np.array_equal(RULES.from_json(state.to_json()).legal_action_mask(), fresh)
+            handed_out = state.legal_action_mask()
+            handed_out[:] = False  # a copy: the memo is untouched
+            assert np.array_equal(state.legal_action_mask(), fresh)
+            state.apply(int(rng.choice(state.legal_actions())))
