@@ -17,19 +17,21 @@ feature's kind, open-port count, follower counts per seat, location set (size), 
 and markets. Unions relabel eagerly, so ``parent[seg]`` is always the root and
 ``root_at`` gives the root of every port (slot of a location, slot-major like ``seg_at``).
 For observations the castle also keeps, up to date after every change, the planes of
-channels 0-97 (see "public planes" below): an observation copies them whole.
+channels 0-97 in one float32 buffer (``board``, see "public planes" below): an observation
+joins its bytes whole.
 
 Legal placements (spec §4 DP1) are kept incrementally too: every empty cell carries a
 *constraint key* ``must << 4 | req``, where bit ``d`` of ``must`` says side ``d`` faces a
 tile or a gate's active side and bit ``d`` of ``req`` says a path is required there. A
 table ``FIT[tile][key]`` gives the rotations that fit, so the placement mask of a tile is
-two array look-ups, whatever the size of the board.
+two array look-ups, whatever the size of the board (six always-0 keys after the 76 make
+the gather the whole 326-action mask of a PLACE decision: :meth:`Castle.placement_actions`).
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -150,6 +152,10 @@ def _code_tables() -> tuple[tuple, tuple, tuple, tuple]:
 #: Per code: its segments (rotated), path bits (bit d = path at side d), area letter of
 #: half-ports 0-7 (" " where a gate has no port), and whether its paths meet at a square.
 CODE_SEGMENTS, CODE_PATHS, CODE_HALVES, CODE_SQUARE = _code_tables()
+#: Per code: the lowest slot of each segment (how actions name it), ascending.
+CODE_LOWEST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(seg.lowest for seg in segs)) for segs in CODE_SEGMENTS
+)
 #: Per code: the local segment index owning each slot, -1 where there is no port.
 CODE_SLOT_SEGMENT: tuple[tuple[int, ...], ...] = tuple(
     tuple(next((i for i, seg in enumerate(segs) if s in seg.slots), -1) for s in range(12))
@@ -157,29 +163,35 @@ CODE_SLOT_SEGMENT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+def _open_ports(segments: tuple[Segment, ...], empty: int) -> array:
+    """Open ports of each segment when the sides in bit set ``empty`` face empty cells."""
+    return array("h", [sum(empty >> SLOT_SIDE[slot] & 1 for slot in seg.slots) for seg in segments])
+
+
 #: Per code, what laying it writes, ready to use: its segments' kinds, fountains and
-#: markets (bytes, one per segment), their port offsets ``slot * NUM_GRID`` (one tuple per
-#: segment), their ports per side N E S W, and (offset, segment index) of every port.
+#: markets (bytes, one per segment; None for no fountain or market at all: fresh segment
+#: ids hold 0 already), their port offsets ``slot * NUM_GRID`` (one tuple per segment),
+#: their open ports per set of sides facing empty cells (16 arrays, bit d = side d), and
+#: (offset, segment index) of every port.
 CODE_ROWS: tuple[
     tuple[
         bytes,
-        bytes,
-        bytes,
+        bytes | None,
+        bytes | None,
         list[tuple[int, ...]],
-        tuple[tuple[int, int, int, int], ...],
+        tuple[array, ...],
         tuple[tuple[int, int], ...],
     ],
     ...,
 ] = tuple(
     (
         bytes(seg.kind for seg in segments),
-        bytes(int(seg.fountain) for seg in segments),
-        bytes(seg.markets for seg in segments),
+        bytes(int(seg.fountain) for seg in segments)
+        if any(seg.fountain for seg in segments)
+        else None,
+        bytes(seg.markets for seg in segments) if any(seg.markets for seg in segments) else None,
         [tuple(slot * NUM_GRID for slot in seg.slots) for seg in segments],
-        tuple(
-            tuple(sum(SLOT_SIDE[slot] == d for slot in seg.slots) for d in range(4))
-            for seg in segments
-        ),
+        tuple(_open_ports(segments, empty) for empty in range(16)),
         tuple((slot * NUM_GRID, i) for i, seg in enumerate(segments) for slot in seg.slots),
     )
     for segments in CODE_SEGMENTS
@@ -208,18 +220,29 @@ ROTATIONS = np.array([[bits >> r & 1 for r in range(4)] for bits in range(16)], 
 #: FIT_ROWS[tile, key] = ROTATIONS[FIT[tile, key]], its 4 bools seen as one uint32: a
 #: placement mask is one gather of 76 numbers (a gather of 4-bool rows is much slower).
 FIT_ROWS = ROTATIONS[FIT].view(np.uint32).reshape(NUM_TILE_TYPES, 256)
+#: FIT_ROWS per tile, made once (indexing the 2-d table makes a new row view each time)
+FIT_ROW_OF: tuple[np.ndarray, ...] = tuple(FIT_ROWS)
+#: Keys past the 76 cells, always 0 (no rotation fits): the gather of 82 rows gives 328
+#: bools, the 326 of the action mask (no action past 303 is a placement) and 2 more.
+NUM_ACTIONS = 326
+KEY_PADDING = -(-(NUM_ACTIONS - 4 * NUM_CELLS) // 4)
 
 # -- public planes ----------------------------------------------------------------------------
-# For observations the castle keeps, up to date after every change, (a) 50 float32 planes
-# over the grid describing what stands on each location (channels 0-49 of the observation,
-# documented in :mod:`.encoding`) and (b) ``slots``: 48 float32 planes (4 blocks of 12
-# slot planes, each slot-major like ``seg_at``) giving, at every port, numbers of the
-# feature owning it: seat 0's followers / 6, seat 1's followers / 6, complete (a tower,
-# house or path with no open port), size / 16: channels 50-97 as seen by seat 0. They are
+# For observations the castle keeps, up to date after every change, one float32 buffer
+# ``board`` holding channels 0-97 of the observation as seen by seat 0: (a) 50 planes over
+# the grid describing what stands on each location (channels 0-49, documented in
+# :mod:`.encoding`), rewritten column by column as tiles are laid, then (b) the port
+# planes ("slots"): 48 planes (4 blocks of 12 slot planes, each slot-major like ``seg_at``)
+# giving, at every port, numbers of the feature owning it: seat 0's followers / 6, seat 1's
+# followers / 6, complete (a tower, house or path with no open port), size / 16. They are
 # repainted, over the ports of one feature, whenever that feature changes (a placement
-# touching it, a follower, a release), so an observation copies them whole.
+# touching it, a follower, a release), so an observation joins the buffer's bytes whole
+# (seat 1 with the two follower blocks swapped: :meth:`Castle.board_parts`).
 STATIC_PLANES = 50
-NUM_PORTS = 12 * 132  # entries of one block of ``slots`` (slot * 132 + grid)
+NUM_PORTS = 12 * 132  # entries of one block of port planes (slot * 132 + grid)
+SLOTS_START = STATIC_PLANES * 132  # offset of the port planes in ``board``
+BOARD_SIZE = SLOTS_START + 4 * NUM_PORTS  # channels 0-97
+COMPLETE_ROW, SIZE_ROW = SLOTS_START + 2 * NUM_PORTS, SLOTS_START + 3 * NUM_PORTS
 # static plane channels
 P_PLAYABLE, P_NOT_PLAYABLE, P_GATE, P_OCCUPIED = 0, 1, 2, 3
 P_AREA = 4  # + 3 * half-port + (T, H, C)
@@ -266,17 +289,26 @@ def _location_planes() -> np.ndarray:
 
 
 LOCATION_PLANES = _location_planes()
+#: LOCATION_COLUMNS[code] = LOCATION_PLANES[code] as an array: laying a tile writes it down
+#: the grid position's column of ``board`` in one extended-slice assignment.
+LOCATION_COLUMNS = tuple(array("f", row.tobytes()) for row in LOCATION_PLANES)
+#: SIZE_COLUMNS[code][slot] = 1 / 16 where the location has a port, else 0: the size plane
+#: entries of its ports while each of its segments is a feature of its own (size 1).
+SIZE_COLUMNS = tuple(
+    array("f", [0.0 if local < 0 else 1 / 16 for local in CODE_SLOT_SEGMENT[code]])
+    for code in range(NUM_CODES - 2)
+)
 
 # -- segments ---------------------------------------------------------------------------------
 MAX_SEGMENTS = 512  # 60 tiles x <= 8 segments + 15 gate segments < 511
 NO_SEGMENT = MAX_SEGMENTS - 1  # a dummy segment: no kind, no followers, size 0
 NO_KIND = 4
-ONES = array("h", [1] * 16)  # sizes of fresh segments (a tile has at most 8)
 
 
 #: Per cell, per side: None where the side faces the wall, else (the location across it,
-#: its three port pairs (my position, their position) in ``seg_at`` / ``root_at``).
-SIDE_PORTS: tuple[tuple[tuple[int, tuple[tuple[int, int], ...]] | None, ...], ...] = tuple(
+#: its three port pairs (my position, their position) in ``seg_at`` / ``root_at``, and the
+#: cell across it, -1 for a gate).
+SIDE_PORTS: tuple[tuple[tuple[int, tuple[tuple[int, int], ...], int] | None, ...], ...] = tuple(
     tuple(
         None
         if nb < 0
@@ -286,10 +318,19 @@ SIDE_PORTS: tuple[tuple[tuple[int, tuple[tuple[int, int], ...]] | None, ...], ..
                 (slot * NUM_GRID + CELL_GRID[cell], FACING[slot] * NUM_GRID + nb)
                 for slot in SIDE_SLOTS[d]
             ),
+            GRID_CELL[nb],
         )
         for d, nb in enumerate(NEIGHBOR[cell])
     )
     for cell in range(NUM_CELLS)
+)
+#: Per code, per side d: the constraint-key bits a tile with ``code`` gives the empty cell
+#: across side d (that cell's side d + 2 faces it, with a path or not).
+CODE_SIDE_KEYS: tuple[tuple[int, int, int, int], ...] = tuple(
+    tuple(
+        (1 << (4 + (d + 2) % 4)) | ((CODE_PATHS[code] >> d & 1) << ((d + 2) % 4)) for d in range(4)
+    )
+    for code in range(NUM_TILE_CODES)
 )
 
 
@@ -304,9 +345,12 @@ class Castle:
     ``root_at[slot * 132 + grid]`` the root owning that port, kept by walking the merged
     feature's segments (a circular list through ``next_seg``) when two features merge. The
     newer root joins the older one, and a placement mostly merges its own few new segments
-    into older features, so the walk is short. A changed feature is repainted in
-    ``slots`` the same way (:meth:`_paint`). A new castle is a copy of an empty one built
-    once (``Castle._template``, never changed).
+    into older features, so the walk is short. A changed feature is repainted in the port
+    planes of ``board`` the same way (:meth:`_paint`), and only a changed one: a new
+    segment is written as a feature of size 1 when it is laid, a merged feature gets its
+    new size (and followers), a closed one its ``complete`` entries, a follower change
+    that seat's block. A new castle is a copy of an empty one built once
+    (``Castle._template``, never changed).
     """
 
     __slots__ = (
@@ -328,9 +372,10 @@ class Castle:
         "num_segments",
         "followers",
         "history",
-        "planes",
-        "slots",
+        "board",
         "_arrays",
+        "_parts",
+        "_keys",
     )
     #: the empty castle, built once (deterministic); every new castle is a copy of it
     _template: Castle | None = None
@@ -353,7 +398,8 @@ class Castle:
         self.kind = bytearray([NO_KIND]) * MAX_SEGMENTS
         self.open = array("h", bytes(2 * MAX_SEGMENTS))  # open ports
         self.count = bytearray(2 * MAX_SEGMENTS)  # followers of seat p at p * 512 + root
-        self.size = array("h", bytes(2 * MAX_SEGMENTS))  # distinct locations
+        # distinct locations: 1 for a fresh segment (set ahead), 0 for NO_SEGMENT
+        self.size = array("h", [1] * NO_SEGMENT + [0])
         self.fountain = bytearray(MAX_SEGMENTS)
         self.markets = bytearray(MAX_SEGMENTS)
         self.locs: list[int] = [0] * MAX_SEGMENTS  # bit g set: location g is in the feature
@@ -362,23 +408,26 @@ class Castle:
         self.code = array("q", [OUTSIDE]) * NUM_GRID
         for g in CELL_GRID:
             self.code[g] = EMPTY
-        self.key = array("q", bytes(8 * NUM_CELLS))  # constraint key per cell
+        # constraint key per cell, then KEY_PADDING keys 0 (no fit): see placement_actions
+        self.key = array("q", bytes(8 * (NUM_CELLS + KEY_PADDING)))
         self.num_segments = 0
         #: grid -> (seat, slot) of the one follower on that tile (at most one per tile).
         self.followers: dict[int, tuple[int, int]] = {}
         #: (cell, code, seat) of every placed tile, in order: the facts the rest derives from.
         self.history: list[tuple[int, int, int]] = []
         self._arrays: dict[str, np.ndarray] | None = None
+        self._parts = self._keys = None
+        self.board = array("f", bytes(4 * BOARD_SIZE))
         for gate in GATES:
             g = GATE_GRID[gate.index]
             self.code[g] = GATE_CODE + gate.index
-            self._add_segments(g, GATE_CODE + gate.index, (True, True, True, True))
+            self._add_segments(g, GATE_CODE + gate.index, 0b1111)
         for cell in range(NUM_CELLS):
             for d, nb in enumerate(NEIGHBOR[cell]):
                 if nb >= 0 and GRID_CELL[nb] < 0:  # a gate's active side
                     self._constrain(cell, d, CODE_PATHS[self.code[nb]] >> ((d + 2) % 4) & 1)
-        self.slots = array("f", bytes(4 * 4 * NUM_PORTS))
-        self.planes = LOCATION_PLANES[self.arrays()["code"]].T.copy()
+        codes = np.frombuffer(self.code, dtype=np.int64)
+        self.board[:SLOTS_START] = array("f", LOCATION_PLANES[codes].T.tobytes())
         for root in range(self.num_segments):
             self._paint(root)
         return self
@@ -407,14 +456,14 @@ class Castle:
         other.num_segments = self.num_segments
         other.followers = dict(self.followers)
         other.history = self.history[:]
-        other.planes = self.planes.copy()
-        other.slots = self.slots[:]
-        other._arrays = None
+        other.board = self.board[:]
+        other._arrays = other._parts = other._keys = None
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Read-only numpy views of the buffers (no copy): ``parent``, ``kind``, ``open``,
-        ``count`` (2 x 512), ``size``, ``seg_at``, ``root_at``, ``code``, ``key``, and
-        ``slots`` (4 x 1584: the port planes, see the module's comments)."""
+        ``count`` (2 x 512), ``size``, ``seg_at``, ``root_at``, ``code``, ``key``,
+        ``planes`` (50 x 132: channels 0-49) and ``slots`` (4 x 1584: the port planes), the
+        last two parts of ``board`` (see the module's comments)."""
         if self._arrays is None:
             views = {
                 "parent": np.frombuffer(self.parent, dtype=np.int64),
@@ -426,12 +475,28 @@ class Castle:
                 "root_at": np.frombuffer(self.root_at, dtype=np.int64),
                 "code": np.frombuffer(self.code, dtype=np.int64),
                 "key": np.frombuffer(self.key, dtype=np.int64),
-                "slots": np.frombuffer(self.slots, dtype=np.float32).reshape(4, NUM_PORTS),
             }
+            board = np.frombuffer(self.board, dtype=np.float32)
+            views["planes"] = board[:SLOTS_START].reshape(STATIC_PLANES, NUM_GRID)
+            views["slots"] = board[SLOTS_START:].reshape(4, NUM_PORTS)
             for view in views.values():
                 view.flags.writeable = False
             self._arrays = views
         return self._arrays
+
+    def board_parts(self, seat: int) -> tuple[memoryview, ...]:
+        """Byte views of ``board`` that, joined, give channels 0-97 as seen by ``seat``
+        (seat 1: the two follower blocks swapped). Views, not copies: they follow the
+        board as it changes; made once per castle."""
+        if self._parts is None:
+            raw = memoryview(self.board).cast("B")
+            f0, f1, rest = (
+                4 * SLOTS_START,
+                4 * (SLOTS_START + NUM_PORTS),
+                4 * (SLOTS_START + 2 * NUM_PORTS),
+            )
+            self._parts = ((raw,), (raw[:f0], raw[f1:rest], raw[f0:f1], raw[rest:]))
+        return self._parts[seat]
 
     # -- queries ----------------------------------------------------------------------------
     def is_empty(self, cell: int) -> bool:
@@ -481,10 +546,22 @@ class Castle:
 
     def placement_mask(self, tile: int) -> np.ndarray:
         """bool[76 * 4]: cell ``c`` in rotation ``r`` at index ``4c + r`` is legal (DP1)."""
-        return FIT_ROWS[tile][self.arrays()["key"]].view(bool)
+        return self.placement_actions(tile)[: 4 * NUM_CELLS]
+
+    def placement_actions(self, tile: int) -> np.ndarray:
+        """bool[326], a fresh array: :meth:`placement_mask` then no other action, the
+        action mask of a PLACE decision in one gather."""
+        return FIT_ROW_OF[tile][self._key_view()].view(bool)[:NUM_ACTIONS]
 
     def has_placement(self, tile: int) -> bool:
-        return np.count_nonzero(FIT[tile][self.arrays()["key"]]) > 0
+        return np.count_nonzero(FIT[tile][self._key_view()]) > 0
+
+    def _key_view(self) -> np.ndarray:
+        """``key`` as numpy (no copy), made once per castle: cheaper than :meth:`arrays`
+        for a fresh castle, which needs only this one."""
+        if self._keys is None:
+            self._keys = np.frombuffer(self.key, dtype=np.int64)
+        return self._keys
 
     def frontier(self) -> list[int]:
         """Empty cells touching a tile or a gate's active side."""
@@ -494,13 +571,12 @@ class Castle:
         """Lowest slots of the segments of the tile on ``cell`` whose feature has no
         follower (where DP2 may put one)."""
         g = CELL_GRID[cell]
-        count = self.count
+        count, root_at = self.count, self.root_at
         out = []
-        for seg in CODE_SEGMENTS[self.code[g]]:
-            root = self.root_at[seg.lowest * NUM_GRID + g]
+        for lowest in CODE_LOWEST[self.code[g]]:
+            root = root_at[lowest * NUM_GRID + g]
             if not count[root] and not count[MAX_SEGMENTS + root]:
-                out.append(seg.lowest)
-        out.sort()
+                out.append(lowest)
         return out
 
     def feature_named(self, cell: int, name: int) -> int:
@@ -558,14 +634,30 @@ class Castle:
         code = 4 * tile + rotation
         code_at, root_at, kind, open_ = self.code, self.root_at, self.kind, self.open
         sides = SIDE_PORTS[cell]
-        faces_empty = [side is not None and code_at[side[0]] == EMPTY for side in sides]
-        first = self._add_segments(g, code, faces_empty)
+        s0, s1, s2, s3 = sides
+        faces_empty = (
+            s0 is not None and code_at[s0[0]] == EMPTY,
+            s1 is not None and code_at[s1[0]] == EMPTY,
+            s2 is not None and code_at[s2[0]] == EMPTY,
+            s3 is not None and code_at[s3[0]] == EMPTY,
+        )
+        first = self._add_segments(
+            g,
+            code,
+            faces_empty[0] | faces_empty[1] << 1 | faces_empty[2] << 2 | faces_empty[3] << 3,
+        )
         code_at[g] = code
         self.history.append((cell, code, seat))
         touched = []  # positions of the neighbours' ports that faced this cell
+        merged = []  # the surviving root of each merge
+        key, side_keys = self.key, CODE_SIDE_KEYS[code]
+        key[cell] = 0  # the frontier: this cell is taken, its empty neighbours face it
         for d in range(4):
             side = sides[d]
-            if side is None or faces_empty[d]:
+            if side is None:
+                continue
+            if faces_empty[d]:
+                key[side[2]] |= side_keys[d]
                 continue
             for mine, theirs in side[1]:
                 other = root_at[theirs]
@@ -575,22 +667,22 @@ class Castle:
                 touched.append(theirs)
                 own = root_at[mine]
                 if own != NO_SEGMENT and own != other and kind[own] == kind[other]:
-                    self._union(own, other)
-        # the frontier: this cell is taken, its empty neighbours now face it
-        self.key[cell] = 0
-        paths = CODE_PATHS[code]
-        for d in range(4):
-            if faces_empty[d]:
-                self._constrain(GRID_CELL[sides[d][0]], (d + 2) % 4, paths >> d & 1)
-        self.planes[:, g] = LOCATION_PLANES[code]
+                    merged.append(self._union(own, other))
+        self.board[g:SLOTS_START:NUM_GRID] = LOCATION_COLUMNS[code]
         parent = self.parent
-        own_roots = {parent[s] for s in range(first, self.num_segments)}
+        own_roots = set(parent[first : self.num_segments])
+        # Only a merged feature changed size (and maybe followers), only a closed one needs
+        # its ``complete`` entries: the others show what they showed (the new segments were
+        # written as features of size 1 by _add_segments).
+        merged_roots = set(map(parent.__getitem__, merged)) if merged else ()
         names = []
         count = self.count
-        for root in own_roots.union([root_at[p] for p in touched]):
-            # followers only add up in a merge: none now means every port showed none
-            self._paint(root, count[root] or count[MAX_SEGMENTS + root])
-            if open_[root] or kind[root] == COURT:
+        for root in own_roots.union(map(root_at.__getitem__, touched)):
+            closed = not open_[root]
+            if closed or root in merged_roots:
+                # followers only add up in a merge: none now means every port showed none
+                self._paint(root, count[root] or count[MAX_SEGMENTS + root])
+            if not closed or kind[root] == COURT:
                 continue
             if root in own_roots:
                 slot = next(s for s in range(NUM_SLOTS) if root_at[s * NUM_GRID + g] == root)
@@ -604,9 +696,11 @@ class Castle:
     def add_follower(self, cell: int, slot: int, seat: int) -> None:
         g = CELL_GRID[cell]
         root = self.feature_at(g, slot)
-        self.count[seat * MAX_SEGMENTS + root] += 1
+        index = seat * MAX_SEGMENTS + root
+        self.count[index] += 1
         self.followers[g] = (seat, slot)
-        self._paint(root)
+        # only this seat's follower block changes (size and completion do not)
+        self._paint_row(root, SLOTS_START + seat * NUM_PORTS, self.count[index] / 6)
 
     def release(self, root: int) -> list[int]:
         """Take every follower off a feature; return their seats (spec §6.4)."""
@@ -615,44 +709,42 @@ class Castle:
             if self.feature_at(g, slot) == root:
                 seats.append(seat)
                 del self.followers[g]
-        self.count[root] = 0
-        self.count[MAX_SEGMENTS + root] = 0
-        self._paint(root)
+        for seat in set(seats):  # only the follower blocks of those seats change
+            self.count[seat * MAX_SEGMENTS + root] = 0
+            self._paint_row(root, SLOTS_START + seat * NUM_PORTS, 0.0)
         return seats
 
-    def _add_segments(self, g: int, code: int, faces_empty: Sequence[bool]) -> int:
+    def _add_segments(self, g: int, code: int, empty: int) -> int:
         """Create the segments of the tile or gate with ``code`` on ``g``, each its own
-        feature; return the first id. A port is open when the side it lies on faces an
-        empty playable cell (a gate's ports all face its cell). Ids past ``num_segments``
-        were never used: their ``parent`` and ``next_seg`` already point at themselves."""
+        feature of size 1; return the first id. A port is open when the side it lies on
+        faces an empty playable cell (bit d of ``empty``: side d does; a gate's ports all
+        face its cell). Ids past ``num_segments`` were never used: their ``parent`` and
+        ``next_seg`` already point at themselves, their size is 1, fountain and markets 0."""
         first = self.num_segments
-        kinds, fountains, markets, offsets, sides, ports = CODE_ROWS[code]
+        kinds, fountains, markets, offsets, opens, ports = CODE_ROWS[code]
         end = first + len(kinds)
         self.kind[first:end] = kinds
-        self.fountain[first:end] = fountains
-        self.markets[first:end] = markets
+        if fountains is not None:
+            self.fountain[first:end] = fountains
+        if markets is not None:
+            self.markets[first:end] = markets
         self.seg_offsets[first:end] = offsets
         n = end - first
         self.locs[first:end] = [1 << g] * n
-        self.size[first:end] = ONES[:n]
-        seg_grid, open_ = self.seg_grid, self.open
-        e0, e1, e2, e3 = faces_empty
-        s = first
-        for p0, p1, p2, p3 in sides:
-            open_[s] = p0 * e0 + p1 * e1 + p2 * e2 + p3 * e3
-            seg_grid[s] = g
-            s += 1
+        self.seg_grid[first:end] = array("q", [g]) * n
+        self.open[first:end] = opens[empty]
         seg_at, root_at = self.seg_at, self.root_at
         for offset, i in ports:
             seg_at[offset + g] = root_at[offset + g] = first + i
+        self.board[SIZE_ROW + g : SIZE_ROW + NUM_PORTS : NUM_GRID] = SIZE_COLUMNS[code]
         self.num_segments = end
         return first
 
     def _constrain(self, cell: int, side: int, path: int) -> None:
         self.key[cell] |= (1 << (4 + side)) | (path << side)
 
-    def _union(self, a: int, b: int) -> None:
-        """Merge two distinct features (roots): the newer joins the older."""
+    def _union(self, a: int, b: int) -> int:
+        """Merge two distinct features (roots): the newer joins the older; return it."""
         if a > b:
             a, b = b, a  # the older segment stays the root
         parent, next_seg, root_at = self.parent, self.next_seg, self.root_at
@@ -675,31 +767,35 @@ class Castle:
         self.markets[a] += self.markets[b]
         self.locs[a] |= self.locs[b]
         self.size[a] = self.locs[a].bit_count()
+        return a
 
     def _paint(self, root: int, counts: bool = True) -> None:
-        """Write a feature's numbers at every port of it in ``slots``: its size always,
+        """Write a feature's numbers at every port of it in the port planes: its size always,
         ``complete`` when it is (it never is before the placement that closes it, and the
         entries start at 0), the followers when ``counts`` (a caller that knows they were 0
         before and after passes False: the common case, and each number costs a write per
-        port). The segments are walked around their circle, once per number written."""
-        rows = [(3 * NUM_PORTS, self.size[root] / 16)]
+        port)."""
+        self._paint_row(root, SIZE_ROW, self.size[root] / 16)
         if self.open[root] == 0 and self.kind[root] in (TOWER, HOUSE, PATH):
-            rows.append((2 * NUM_PORTS, 1.0))
+            self._paint_row(root, COMPLETE_ROW, 1.0)
         if counts:
-            rows.append((0, self.count[root] / 6))
-            rows.append((NUM_PORTS, self.count[MAX_SEGMENTS + root] / 6))
-        slots, next_seg, seg_grid, seg_offsets = (
-            self.slots,
+            self._paint_row(root, SLOTS_START, self.count[root] / 6)
+            self._paint_row(root, SLOTS_START + NUM_PORTS, self.count[MAX_SEGMENTS + root] / 6)
+
+    def _paint_row(self, root: int, row: int, value: float) -> None:
+        """Write ``value`` at every port of a feature in one port plane block (``row``: its
+        offset in ``board``), walking the feature's segments around their circle."""
+        board, next_seg, seg_grid, seg_offsets = (
+            self.board,
             self.next_seg,
             self.seg_grid,
             self.seg_offsets,
         )
-        for row, value in rows:
-            s = root
-            while True:
-                g = seg_grid[s] + row
-                for offset in seg_offsets[s]:
-                    slots[offset + g] = value
-                s = next_seg[s]
-                if s == root:
-                    break
+        s = root
+        while True:
+            g = seg_grid[s] + row
+            for offset in seg_offsets[s]:
+                board[offset + g] = value
+            s = next_seg[s]
+            if s == root:
+                break

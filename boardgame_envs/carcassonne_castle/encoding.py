@@ -63,9 +63,12 @@ Every entry lies in [0, 10]: sizes / 16 stay below 67 / 16, scores are read as a
 
 from __future__ import annotations
 
+from struct import Struct
+
 import numpy as np
 
 from boardgame_envs.carcassonne_castle.castle import (
+    BOARD_SIZE,
     CELL_GRID,
     NUM_GRID,
 )
@@ -77,7 +80,6 @@ from boardgame_envs.carcassonne_castle.data import (
 )
 from boardgame_envs.carcassonne_castle.rules import (
     FACING_BASE,
-    NUM_ACTIONS,
     NUM_PLACEMENTS,
     PASS,
     PHASES,
@@ -131,13 +133,14 @@ OBSERVATION_SHAPE = (OBSERVATION_SIZE,)
 OBSERVATION_BOUNDS = (0.0, 10.0)
 SCORE_CAP = 1000
 
-FEATURES = MY_FOLLOWERS * NUM_GRID  # offset of channel 50
-BLOCK = 12 * NUM_GRID  # 12 slot channels
+# Channels 0-97 are kept ready by the castle, as float32 bytes (``Castle.board_parts``).
 # Everything from channel 98 on (the sparse channels 98-104 and the vector) is written as
-# small integer counts into a byte buffer, then divided by a per-entry divisor into the
-# observation in one numpy call: cheaper than hundreds of float scalar writes. Only the
-# two scores (up to 1000) do not fit a byte; they are written after the division.
+# small integer counts into a byte buffer, then divided by a per-entry divisor in one numpy
+# call: cheaper than hundreds of float scalar writes. The observation is the join of the
+# castle's bytes and those of the quotients; only the two scores (up to 1000) do not fit a
+# byte: they are packed into the joined bytes last.
 COUNTS = MY_KEEP * NUM_GRID  # offset of channel 98 = start of the counted part
+assert COUNTS == BOARD_SIZE
 NUM_COUNTS = OBSERVATION_SIZE - COUNTS  # 1339
 
 
@@ -177,7 +180,6 @@ def _legal_source() -> np.ndarray:
 
 
 LEGAL_SOURCE = _legal_source()
-NOTHING_ELSE = np.zeros(NUM_ACTIONS - NUM_PLACEMENTS, dtype=bool)
 PHASE_INDEX = {phase: PHASE - COUNTS + i for i, phase in enumerate(PHASES)}
 #: counted-part offsets (``C_`` = relative to ``COUNTS``) of the scalar-written entries
 C_TILE = TILE - COUNTS
@@ -189,9 +191,13 @@ C_MY_WALL, C_MY_USABLE = MY_WALL - COUNTS - 1, MY_USABLE - COUNTS - 1  # - 1: ki
 C_OPP_WALL, C_UNSEEN_WALL = OPP_WALL - COUNTS - 1, UNSEEN_WALL - COUNTS - 1
 C_SUPPLY = SUPPLY - COUNTS  # supply to discards: written as one slice (in table order)
 C_JUST_PLACED = JUST_PLACED * NUM_GRID - COUNTS
+C_MY_KEEP, C_OPP_KEEP = MY_KEEP * NUM_GRID - COUNTS, OPP_KEEP * NUM_GRID - COUNTS
 #: the counted part before anything is known: 2 unseen copies of each wall-tile kind
 EMPTY_COUNTS = bytearray(NUM_COUNTS)
 EMPTY_COUNTS[C_UNSEEN_WALL + 1 : C_UNSEEN_WALL + 10] = bytes([WALL_COPIES]) * 9
+
+
+TWO_FLOATS = Struct("2f")  # the two scores, packed into the observation's bytes
 
 
 def pending_position(name: int) -> int:
@@ -201,87 +207,86 @@ def pending_position(name: int) -> int:
 
 def encode(view: View) -> np.ndarray:
     """The observation of ``view.seat`` (see the module tables)."""
-    obs = np.empty(OBSERVATION_SIZE, dtype=np.float32)  # every entry is written below
     castle = view.castle
-    me = view.seat
-    obs[:FEATURES] = castle.planes.ravel()  # channels 0-49, kept by the castle
-    _feature_channels(castle, me, obs[FEATURES:COUNTS].reshape(4, BLOCK))
     counts = EMPTY_COUNTS[:]  # channel 98 to the end, as counts (see DIVISORS)
+    numbers = np.frombuffer(counts, np.uint8)  # dtype positional: cheaper
     if view.phase == PLACE and view.tile is not None:
         # public for both seats: the drawn tile and the board are seen by all
-        mover = view.current_player == me  # else the mask is empty: compute the fits
-        if mover:
+        if view.current_player == view.seat:
             fits = view.mask
-        else:
-            fits = np.concatenate((castle.placement_mask(view.tile), NOTHING_ELSE))
-        np.frombuffer(counts, dtype=np.uint8)[C_LEGAL:C_LEGAL_END] = fits[LEGAL_SOURCE]
+        else:  # the mask is empty: compute the fits
+            fits = castle.placement_actions(view.tile)
+        numbers[C_LEGAL:C_LEGAL_END] = fits[LEGAL_SOURCE]
     _count_vector(view, counts)
-    np.divide(np.frombuffer(counts, dtype=np.uint8), DIVISORS, out=obs[COUNTS:])
-    obs[SCORES] = min(view.scores[me], SCORE_CAP) / 100
-    obs[SCORES + 1] = min(view.scores[1 - me], SCORE_CAP) / 100
-    return obs
-
-
-def _feature_channels(castle, me: int, out: np.ndarray) -> None:
-    """Channels 50-97 into ``out`` (4 blocks of 12 slot channels): the castle keeps them as
-    seen by seat 0 (``slots``); seat 1 sees the two follower blocks swapped."""
-    slots = castle.arrays()["slots"]
-    if me == 0:
-        out[...] = slots
-    else:
-        out[0] = slots[1]
-        out[1] = slots[0]
-        out[2:] = slots[2:]
+    tail = numbers / DIVISORS  # float32 (uint8 / float32)
+    # channels 0-97 kept by the castle, then the quotients: one copy into a fresh buffer
+    raw = bytearray().join((*castle.board_parts(view.seat), tail))
+    # the scores: a float32 pack rounds ``score / 100`` like a numpy write of it
+    me = view.seat
+    scores = view.scores
+    TWO_FLOATS.pack_into(
+        raw,
+        4 * SCORES,
+        min(scores[me], SCORE_CAP) / 100,
+        min(scores[1 - me], SCORE_CAP) / 100,
+    )
+    return np.frombuffer(raw, np.float32)
 
 
 def _count_vector(view: View, counts: bytearray) -> None:
     """Channels 98, 99 and 104 and the vector (but the scores) as counts, in place."""
     me = view.seat
     opp = 1 - me
-    for channel, seat in ((MY_KEEP, me), (OPP_KEEP, opp)):
-        keep = view.keeps[seat]
-        if keep is not None:
-            base = channel * NUM_GRID - COUNTS
-            for g in keep[1]:
-                counts[base + g] = 1
-    if view.last_cell is not None:
-        counts[C_JUST_PLACED + CELL_GRID[view.last_cell]] = 1
-    if view.tile is not None:
-        counts[C_TILE + view.tile] = 1
+    keeps, held, scores, groups = view.keeps, view.held, view.scores, view.groups
+    keep_me, keep_opp = keeps[me], keeps[opp]
+    if keep_me is not None:
+        for g in keep_me[1]:
+            counts[C_MY_KEEP + g] = 1
+    if keep_opp is not None:
+        for g in keep_opp[1]:
+            counts[C_OPP_KEEP + g] = 1
+    last_cell, tile = view.last_cell, view.tile
+    if last_cell is not None:
+        counts[C_JUST_PLACED + CELL_GRID[last_cell]] = 1
+    if tile is not None:
+        counts[C_TILE + tile] = 1
     phase = PHASE_INDEX.get(view.phase)
     if phase is not None:
         counts[phase] = 1
-    mine = 0 if view.active == me else 1
-    for name in view.groups[mine]:
-        counts[C_PENDING_MINE + pending_position(name)] = 1
-    for name in view.groups[1 - mine]:
-        counts[C_PENDING_OPP + pending_position(name)] = 1
+    if groups[0] or groups[1]:
+        mine = 0 if view.active == me else 1
+        for name in groups[mine]:
+            counts[C_PENDING_MINE + pending_position(name)] = 1
+        for name in groups[1 - mine]:
+            counts[C_PENDING_OPP + pending_position(name)] = 1
     if view.doubling is not None:
         counts[C_DOUBLING + pending_position(view.doubling)] = 1
-    counts[C_MY_TRACK + view.scores[me] % TRACK_LENGTH] = 1
-    counts[C_OPP_TRACK + view.scores[opp] % TRACK_LENGTH] = 1
-    counts[C_STOCKED : C_STOCKED + NUM_STOCKED] = bytes(view.stocked)
-    for k in view.held[me]:
-        counts[C_MY_WALL + k] += 1
-        counts[C_UNSEEN_WALL + k] -= 1
-    for k in view.held[opp]:
-        counts[C_OPP_WALL + k] += 1
-        counts[C_UNSEEN_WALL + k] -= 1
-    for k in view.used:
-        counts[C_UNSEEN_WALL + k] -= 1
-    for k in view.usable:
-        counts[C_MY_USABLE + k] += 1
+    counts[C_MY_TRACK + scores[me] % TRACK_LENGTH] = 1
+    counts[C_OPP_TRACK + scores[opp] % TRACK_LENGTH] = 1
+    # bytearray(): faster than bytes() from a tuple
+    counts[C_STOCKED : C_STOCKED + NUM_STOCKED] = bytearray(view.stocked)
+    if held[0] or held[1] or view.used:
+        for k in held[me]:
+            counts[C_MY_WALL + k] += 1
+            counts[C_UNSEEN_WALL + k] -= 1
+        for k in held[opp]:
+            counts[C_OPP_WALL + k] += 1
+            counts[C_UNSEEN_WALL + k] -= 1
+        for k in view.used:
+            counts[C_UNSEEN_WALL + k] -= 1
+        for k in view.usable:
+            counts[C_MY_USABLE + k] += 1
     # supply, keep sizes, stack size, stack counts, extra turn, discards: the tail, at once
-    keep_me, keep_opp = view.keeps[me], view.keeps[opp]
-    counts[C_SUPPLY:] = bytes(
+    supply = view.supply
+    counts[C_SUPPLY:] = bytearray(
         (
-            view.supply[me],
-            view.supply[opp],
+            supply[me],
+            supply[opp],
             0 if keep_me is None else keep_me[0],
             0 if keep_opp is None else keep_opp[0],
             view.stack_size,
             *view.stack_counts,
             view.extra_turn,
             len(view.discards),
-        )
+        ),
     )

@@ -52,6 +52,7 @@ from boardgame_envs.carcassonne_castle.castle import (
     grid_of,
     xy_of,
 )
+from boardgame_envs.carcassonne_castle.castle import NUM_ACTIONS as CASTLE_NUM_ACTIONS
 from boardgame_envs.carcassonne_castle.data import (
     BIGGER_KEEP,
     BONUS_POINTS,
@@ -102,12 +103,13 @@ PASS = 316
 YES = 317
 FACING_BASE = 318  # ORDER (case b): 318 + half-port
 NUM_ACTIONS = 326
+assert NUM_ACTIONS == CASTLE_NUM_ACTIONS  # the castle builds PLACE masks
 
 
 #: the mask of a seat not to decide: read-only, shared by every view
 NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=bool)
 NO_ACTIONS.flags.writeable = False
-NO_FITS = bytes(NUM_PLACEMENTS)  # the bytes of a placement mask with no legal placement
+NO_FITS = bytes(NUM_ACTIONS)  # the bytes of a PLACE mask with no legal placement
 
 
 def place_action(cell: int, rotation: int) -> int:
@@ -130,6 +132,11 @@ MAX_COMPLETED = 20
 MAX_DECISIONS_PER_TURN = 3 + 2 * MAX_COMPLETED
 #: Events kept from earlier turns (a rolling log for people; no rule reads it).
 MAX_EVENTS = 12
+
+
+#: Names of the tile types and "(x,y)" of the cells, for the event log (made once).
+TILE_NAMES = tuple(t.name for t in TILE_TYPES)
+CELL_TEXT = tuple(f"({x},{y})" for x, y in PLAYABLE_CELLS)
 
 
 def keep_bonus_ok(value: Any) -> bool:
@@ -266,6 +273,7 @@ class CarcassonneCastleRules(BaseRules):
             state._start_turn(active, extra=False)
         elif not castle.has_placement(drawn):
             raise ValueError(f"{TILE_TYPES[drawn].name} has no legal placement here")
+        state._changed_public()
         state._check()
         return state
 
@@ -341,6 +349,9 @@ class State(BaseState):
         self.final: list[list[list]] = [[], []]  # per seat: [label, points] of final scoring
         self.events: list[str] = []  # what happened lately, for people
         self._mask: np.ndarray | None = None
+        #: the view's tuples of fields that change a few times a game (see _public_fields),
+        #: built lazily; ``_changed_public`` drops them whenever one of those lists changes
+        self._public: tuple | None = None
 
     # -- the contract ---------------------------------------------------------------------------
     @property
@@ -370,18 +381,21 @@ class State(BaseState):
         return bool(self._cached_mask()[action])
 
     def _compute_mask(self) -> np.ndarray:
-        if self.phase == PLACE:
-            return _placement_actions(self._legal_placements())
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        if self.phase == PLACE:  # DP1: _legal_placements, then no other action
+            assert self.tile is not None
+            return self.castle.placement_actions(self.tile)
+        # written as bytes (cheap scalar writes), seen as bool without a copy
+        mask = bytearray(NUM_ACTIONS)
         if self.phase == FOLLOWER:
             mask[PASS] = True
             for s in self._legal_followers():
                 mask[SLOT_BASE + s] = True
         elif self.phase == ORDER:
-            mask[self._legal_orders()] = True
+            for name in self._legal_orders():
+                mask[name] = True
         elif self.phase in (DOUBLE, EXTRA):
             mask[PASS] = mask[YES] = True
-        return mask
+        return np.frombuffer(mask, bool)
 
     def clone(self) -> State:
         other = State.__new__(State)
@@ -404,11 +418,35 @@ class State(BaseState):
         other.events = list(self.events)
         return other
 
+    def _changed_public(self) -> None:
+        """Call after changing ``keeps``, ``held``, ``corners``, ``used`` or ``discards``."""
+        self._public = None
+
+    def _public_fields(self) -> tuple:
+        """The view's ``keeps``, ``held``, ``stocked``, ``used`` and ``discards``: immutable,
+        so built once until one of them changes (building them is most of a view's cost)."""
+        if self._public is None:
+            held, keeps = self.held, self.keeps
+            self._public = (
+                (
+                    None if keeps[0] is None else (keeps[0][0], tuple(keeps[0][1])),
+                    None if keeps[1] is None else (keeps[1][0], tuple(keeps[1][1])),
+                ),
+                (
+                    tuple(sorted(k for k, _ in held[0])) if held[0] else (),
+                    tuple(sorted(k for k, _ in held[1])) if held[1] else (),
+                ),
+                tuple(map(bool, self.corners)),
+                tuple(sorted(k for k, _ in self.used)) if self.used else (),
+                tuple(self.discards),
+            )
+        return self._public
+
     def view(self, seat: int) -> View:
         current = -1 if self.phase == GAME_OVER else self.active
         # the state's read-only cached mask itself, not a copy: View.legal_action_mask copies
         mask = self._cached_mask() if seat == current else NO_ACTIONS
-        held, keeps = self.held, self.keeps
+        keeps, held, stocked, used, discards = self._public_fields()
         return View(
             self.rules,
             seat,
@@ -422,20 +460,14 @@ class State(BaseState):
             self.castle,
             (self.scores_[0], self.scores_[1]),
             (self.supply[0], self.supply[1]),
-            (
-                None if keeps[0] is None else (keeps[0][0], tuple(keeps[0][1])),
-                None if keeps[1] is None else (keeps[1][0], tuple(keeps[1][1])),
-            ),
-            (
-                tuple(sorted(k for k, _ in held[0])) if held[0] else (),
-                tuple(sorted(k for k, _ in held[1])) if held[1] else (),
-            ),
+            keeps,
+            held,
             tuple(self._usable_kinds(seat)) if held[seat] else (),
-            tuple(map(bool, self.corners)),
-            tuple(sorted(k for k, _ in self.used)) if self.used else (),
+            stocked,
+            used,
             tuple(self.unseen),
             len(self.stack),
-            tuple(self.discards),
+            discards,
             (tuple(self.groups[0]), tuple(self.groups[1])),
             self.doubling,
             mask,
@@ -513,7 +545,7 @@ class State(BaseState):
 
     def _usable_kinds(self, seat: int) -> list[int]:
         """Wall-tile kinds 1-3 that ``seat`` may use now: its own turn, taken before it."""
-        if seat != self.active or self.phase == GAME_OVER:
+        if seat != self.active or self.phase == GAME_OVER or not self.held[seat]:
             return []
         return sorted({k for k, taken in self.held[seat] if k <= 3 and taken < self.turn})
 
@@ -557,9 +589,8 @@ class State(BaseState):
         tile = self.tile
         assert tile is not None
         self.completed = self._own_castle().place(cell, tile, rotation, self.active)
-        x, y = PLAYABLE_CELLS[cell]
         self.events.append(
-            f"P{self.active} places {TILE_TYPES[tile].name} r{rotation} on ({x},{y})"
+            f"P{self.active} places {TILE_NAMES[tile]} r{rotation} on {CELL_TEXT[cell]}"
         )
         self.tile = None
         self.last_cell = cell
@@ -628,6 +659,7 @@ class State(BaseState):
             keep = self.keeps[winner]
             if keep is None or size > keep[0]:
                 self.keeps[winner] = [size, castle.locations(root)]
+                self._changed_public()
                 self.events.append(f"P{winner}'s keep moves to a house of {size}")
         self._release(root)
 
@@ -643,6 +675,7 @@ class State(BaseState):
             kind = self.corners[corner]
             self.held[seat].append([kind, self.turn])
             self.corners[corner] = 0
+            self._changed_public()
             self.events.append(
                 f"P{seat} takes the wall tile of {STOCKED_CORNERS[corner].name}: "
                 f"{kind} ({WALL_NAMES[kind]})"
@@ -654,6 +687,7 @@ class State(BaseState):
         index = next(i for i, (k, taken) in enumerate(held) if k == kind and taken < self.turn)
         held.pop(index)
         self.used.append([kind, self.active])
+        self._changed_public()
 
     def _after_scoring(self) -> None:
         """DP5 if the active player may take an extra turn, else the end of the turn."""
@@ -677,19 +711,23 @@ class State(BaseState):
         self.last_cell = None
         self.groups = [[], []]
         self.doubling = None
-        self.events = self.events[-MAX_EVENTS:] + [f"turn {self.turn}: P{seat}"]
+        events = self.events  # in place: a clone copies the list
+        if len(events) > MAX_EVENTS:
+            del events[:-MAX_EVENTS]
+        events.append(f"turn {self.turn}: P{seat}")
         self._mask = None
         while self.stack:
             tile = self.stack.pop(0)
             self.unseen[tile] -= 1
-            fits = self.castle.placement_mask(tile)
-            if fits.tobytes() != NO_FITS:  # cheaper than fits.any() on 304 entries
+            fits = self.castle.placement_actions(tile)
+            if fits.tobytes() != NO_FITS:  # cheaper than fits.any() on 326 entries
                 self.tile = tile
                 self.phase = PLACE
-                self._mask = _placement_actions(fits)  # DP1's mask, already at hand
+                self._mask = fits  # DP1's mask, already at hand
                 self._mask.setflags(write=False)
                 return
             self.discards.append(tile)
+            self._changed_public()
             self.events.append(f"{TILE_TYPES[tile].name} has no legal placement: set aside")
         self.tile = None
         self._final_scoring()
@@ -841,6 +879,7 @@ class State(BaseState):
             if isinstance(error, InvalidStateError):
                 raise
             raise InvalidStateError(f"not a {rules.name} snapshot: {error!r}") from error
+        state._changed_public()
         state._check()
         return state
 
@@ -910,11 +949,6 @@ class State(BaseState):
             f"<CarcassonneCastle turn {self.turn} {self.phase} P{self.current_player} "
             f"tile {tile} scores {self.scores_[0]}-{self.scores_[1]} stack {len(self.stack)}>"
         )
-
-
-def _placement_actions(fits: np.ndarray) -> np.ndarray:
-    """The action mask of a PLACE decision: bool[326], ``fits`` then no other action."""
-    return np.concatenate((fits, NO_ACTIONS[NUM_PLACEMENTS:]))
 
 
 def _check_range(what: str, value: int, size: int) -> None:

@@ -20,6 +20,7 @@ from boardgame_envs.carcassonne_castle.castle import (
     MAX_SEGMENTS,
     NEIGHBOR,
     NO_SEGMENT,
+    NUM_CELLS,
     Castle,
 )
 from boardgame_envs.carcassonne_castle.data import (
@@ -98,7 +99,7 @@ def features_match_a_fresh_replay(state: State) -> None:
                 fresh.size[b],
             )
             assert castle.followers_on(a) == fresh.followers_on(b)
-    assert np.array_equal(castle.planes, fresh.planes)
+    assert np.array_equal(castle.arrays()["planes"], fresh.arrays()["planes"])
     assert np.array_equal(castle.arrays()["slots"], fresh.arrays()["slots"])
 
 
@@ -120,7 +121,7 @@ def caches_match_a_rebuild(state: State) -> None:
                 break
         assert sorted(circle) == np.flatnonzero(parent[:n] == root).tolist(), root
     assert np.array_equal(arrays["root_at"], parent[arrays["seg_at"]])
-    assert np.array_equal(castle.planes, LOCATION_PLANES[arrays["code"]].T)
+    assert np.array_equal(castle.arrays()["planes"], LOCATION_PLANES[arrays["code"]].T)
     count, kind = arrays["count"], arrays["kind"]
     table = np.zeros((4, MAX_SEGMENTS), dtype=np.float32)
     table[0] = count[0] / 6
@@ -129,6 +130,21 @@ def caches_match_a_rebuild(state: State) -> None:
     table[3] = arrays["size"] / 16
     table[:, NO_SEGMENT] = 0
     assert np.array_equal(arrays["slots"], table[:, arrays["root_at"]])
+    # segment ids not used yet are ready to be fresh segments: size 1, no fountain/market
+    fresh_ids = slice(n, NO_SEGMENT)
+    assert (arrays["size"][fresh_ids] == 1).all() and arrays["size"][NO_SEGMENT] == 0
+    assert not any(castle.fountain[fresh_ids]) and not any(castle.markets[fresh_ids])
+    # the keys past the 76 cells stay 0; the PLACE mask is the placement mask, then zeros
+    assert not any(castle.key[NUM_CELLS:])
+    for tile in (0, 17, 45):
+        actions = castle.placement_actions(tile)
+        assert actions.shape == (326,) and not actions[304:].any()
+        assert np.array_equal(actions[:304], castle.placement_mask(tile))
+    # the joined board bytes are channels 0-97 as each seat sees them
+    for seat in (0, 1):
+        joined = np.frombuffer(b"".join(castle.board_parts(seat)), np.float32)
+        blocks = arrays["slots"][[seat, 1 - seat, 2, 3]]
+        assert np.array_equal(joined, np.concatenate((arrays["planes"].ravel(), blocks.ravel())))
 
 
 INVARIANTS = (
@@ -203,6 +219,38 @@ def test_caches_survive_clones_and_snapshots():
                     caches_match_a_rebuild(state)
 
 
+def public_fields_match_a_rebuild(state: State) -> None:
+    """The view's cached keeps, held, stocked, used and discards equal a fresh build."""
+    cached = state._public_fields()
+    state._changed_public()
+    assert state._public_fields() == cached
+
+
+def test_cached_view_fields_follow_every_change():
+    """The view's tuples that the state builds once until a change equal a fresh build at
+    every step of seeded games (wall tiles, keeps and set-aside tiles happen in them),
+    on both sides of a fork and after a JSON round trip."""
+    seen = {"held": False, "keeps": False, "used": False, "discards": False}
+    for seed in range(40):
+        state = RULES.new_state(2, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            for seat in (0, 1):
+                state.view(seat)  # fills the cache before the next change
+            fork = state.clone()
+            legal = state.legal_actions()
+            fork.apply(int(rng.choice(legal)))
+            state.apply(int(rng.choice(legal)))
+            for other in (state, fork, RULES.from_json(state.to_json())):
+                public_fields_match_a_rebuild(other)
+            view = state.view(0)
+            seen["held"] |= any(view.held)
+            seen["keeps"] |= any(k is not None for k in view.keeps)
+            seen["used"] |= bool(view.used)
+            seen["discards"] |= bool(view.discards)
+    assert all(seen.values()), seen
+
+
 def test_new_castles_do_not_share_the_empty_template():
     state = RULES.new_state(2, seed=0)
     cell, rotation = divmod(state.legal_actions()[0], 4)
@@ -210,7 +258,7 @@ def test_new_castles_do_not_share_the_empty_template():
     castle.place(cell, state.tile, rotation, 0)
     fresh = Castle()
     assert castle.history and not fresh.history and fresh.is_empty(cell)
-    assert not np.array_equal(castle.planes, fresh.planes)
+    assert not np.array_equal(castle.arrays()["planes"], fresh.arrays()["planes"])
     assert not np.array_equal(castle.arrays()["slots"], fresh.arrays()["slots"])
 
 
