@@ -23,7 +23,7 @@ from training.cli_args import parse_args
 
 @dataclass
 class Args:
-    timesteps: int = 300_000
+    timesteps: int = 800_000
     """PPO training steps"""
     opponent: str = "heuristic=0.7,random=0.3"
     """training opponents (see train_ppo)"""

@@ -57,7 +57,7 @@ HYPERPARAMS: dict[str, dict] = {
     ),
     "factors_multiples": dict(
         learning_rate=3e-4,
-        n_steps=256,
+        n_steps=512,
         batch_size=256,
         n_epochs=8,
         gamma=1.0,
@@ -65,7 +65,7 @@ HYPERPARAMS: dict[str, dict] = {
         ent_coef=0.001,  # after the imitation warm start: stay near it
         clip_range=0.2,
         net_arch="256,256",
-        anneal_lr=False,
+        anneal_lr=True,  # a falling rate settles the policy (0.54 -> 0.58 against the heuristic)
     ),
 }
 EVAL_OPPONENTS = ["random", "heuristic"]
