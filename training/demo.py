@@ -2,7 +2,9 @@
 
 It warm-starts the policy by imitating the heuristic player (behaviour cloning on
 ``imitation_games`` of its games), then trains MaskablePPO against a mix of the heuristic
-and random players for a few minutes on CPU, with the score-difference reward shaping.
+and random players for about eight minutes on CPU, with the score-difference reward shaping
+and a learning rate falling linearly to zero (the game's defaults in
+``train_ppo.HYPERPARAMS``).
 Then it plays the trained policy, the heuristic and the random player against each other,
 ``eval_games`` games per pairing with seats rotated, and prints the table with 95%
 confidence intervals and ratings.
