@@ -367,19 +367,6 @@ class State(BaseState):
     def scores(self) -> list[float]:
         return [float(s) for s in self.scores_]
 
-    def legal_action_mask(self) -> np.ndarray:
-        return self._cached_mask().copy()
-
-    def _cached_mask(self) -> np.ndarray:
-        """The mask, computed once per decision and read-only (views share it)."""
-        if self._mask is None:
-            self._mask = self._compute_mask()
-            self._mask.setflags(write=False)
-        return self._mask
-
-    def _is_legal(self, action: int) -> bool:
-        return bool(self._cached_mask()[action])
-
     def _compute_mask(self) -> np.ndarray:
         if self.phase == PLACE:  # DP1: _legal_placements, then no other action
             assert self.tile is not None
@@ -445,7 +432,7 @@ class State(BaseState):
     def view(self, seat: int) -> View:
         current = -1 if self.phase == GAME_OVER else self.active
         # the state's read-only cached mask itself, not a copy: View.legal_action_mask copies
-        mask = self._cached_mask() if seat == current else NO_ACTIONS
+        mask = self._legal_mask() if seat == current else NO_ACTIONS
         keeps, held, stocked, used, discards = self._public_fields()
         return View(
             self.rules,
@@ -557,7 +544,6 @@ class State(BaseState):
         return self.castle
 
     def _apply(self, action: int) -> None:
-        self._mask = None
         if self.phase == PLACE:
             self._apply_place(action)
         elif self.phase == FOLLOWER:

@@ -203,8 +203,9 @@ class State(abc.ABC):
     def is_terminal(self) -> bool: ...
 
     @abc.abstractmethod
-    def legal_action_mask(self) -> np.ndarray:
-        """Bool array of length ``rules.action_size``; all False when terminal."""
+    def _compute_mask(self) -> np.ndarray:
+        """The legal actions of this position as a bool array of length
+        ``rules.action_size`` (all False when terminal); called once per position."""
 
     @abc.abstractmethod
     def _apply(self, action: int) -> None:
@@ -244,8 +245,27 @@ class State(abc.ABC):
         return self.rules.renderer.render_rgb(self)
 
     # -- shared behaviour --------------------------------------------------------------
+    #: The legal mask of this position, read-only: made on first use, dropped before every
+    #: ``_apply`` (an env step asks for it several times: validation, the view, forced-move
+    #: checks, agents). Code that edits a position by hand must set it to None.
+    _mask: np.ndarray | None = None
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Bool array of length ``rules.action_size``; all False when terminal. A copy:
+        callers may write to it."""
+        return self._legal_mask().copy()
+
+    def _legal_mask(self) -> np.ndarray:
+        """The memoised mask itself, read-only (views may share it)."""
+        mask = self._mask
+        if mask is None:
+            mask = self._compute_mask()
+            mask.flags.writeable = False
+            self._mask = mask
+        return mask
+
     def legal_actions(self) -> list[int]:
-        return np.flatnonzero(self.legal_action_mask()).tolist()
+        return np.flatnonzero(self._legal_mask()).tolist()
 
     def apply(self, action: int) -> None:
         """Play ``action`` for the current player.
@@ -271,11 +291,12 @@ class State(abc.ABC):
                 f"{self._phase_name()} for seat {self.current_player}; "
                 f"legal: {_list(self.legal_actions())}"
             )
+        self._mask = None
         self._apply(action)
 
     def _is_legal(self, action: int) -> bool:
         """Whether an in-range action is legal now; games may answer without a full mask."""
-        return bool(self.legal_action_mask()[action])
+        return bool(self._legal_mask()[action])
 
     def winners(self) -> list[int]:
         """Seats with the best score (several on a tie); empty until the game ends."""

@@ -454,8 +454,8 @@ class State(BaseState):
     def _phase_name(self) -> str:
         return self.phase
 
-    def legal_action_mask(self) -> np.ndarray:
-        return _mask_of(self._legal_tuple()).copy()
+    def _compute_mask(self) -> np.ndarray:
+        return _mask_of(self._legal_tuple())
 
     def legal_actions(self) -> list[int]:
         return list(self._legal_tuple())
@@ -977,6 +977,7 @@ class State(BaseState):
         self._refresh_fits()
         self._refresh_counts()
         self._legal = None
+        self._mask = None
         if len(self.stacks) != 6 or any(len(w) != 6 for w in self.won) or len(self.won) != n:
             fail("stacks and won bid cards need 6 numbers (and one list per seat)")
         for i, copies in enumerate(BID_COPIES):

@@ -235,11 +235,6 @@ class State(BaseState):
         self.reveals: list[list[int]] = [[] for _ in range(n)]
         self.reveal_marks = [0] * n
         self.turns_started = [0] * n
-        # The legal mask of this position, read-only, made on first use and dropped by
-        # every ``_apply`` and every new turn: an env step asks for it several times
-        # (validation, the view, forced-move checks, agents). Code that edits a position
-        # by hand must set it to None.
-        self._mask: np.ndarray | None = None
 
     # -- the contract ---------------------------------------------------------------------
     @property
@@ -256,22 +251,6 @@ class State(BaseState):
 
     def _phase_name(self) -> str:
         return self.phase
-
-    def legal_action_mask(self) -> np.ndarray:
-        return self._cached_mask().copy()
-
-    def legal_actions(self) -> list[int]:
-        return np.flatnonzero(self._cached_mask()).tolist()
-
-    def _is_legal(self, action: int) -> bool:
-        return bool(self._cached_mask()[action])
-
-    def _cached_mask(self) -> np.ndarray:
-        if self._mask is None:
-            mask = self._compute_mask()
-            mask.flags.writeable = False
-            self._mask = mask
-        return self._mask
 
     def _compute_mask(self) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
@@ -314,7 +293,7 @@ class State(BaseState):
         return other
 
     def view(self, seat: int) -> View:
-        mask = self._cached_mask() if seat == self.current_player else _NO_ACTIONS
+        mask = self._legal_mask() if seat == self.current_player else _NO_ACTIONS
         return View(
             rules=self.rules,
             seat=seat,
@@ -384,7 +363,6 @@ class State(BaseState):
 
     # -- transitions ----------------------------------------------------------------------
     def _apply(self, action: int) -> None:
-        self._mask = None
         if self.phase == PLAY:
             self._apply_play(action)
         elif self.phase == K_ANSWER:
@@ -511,7 +489,7 @@ class State(BaseState):
         )
 
     def _begin_turn(self, seat: int) -> None:
-        self._mask = None  # also when tests jump to a turn by hand
+        self._mask = None  # tests jump to a turn by hand (``apply`` drops it otherwise)
         self.turn_player = seat
         self.turns_started[seat] += 1
         self.phase = PLAY if self.k_player is None else K_ANSWER

@@ -123,7 +123,7 @@ DEPLETE = "DEPLETE"
 GAME_OVER = "GAME_OVER"
 PHASES = (HAUMEA_MOVE, HAUMEA_STEP, STACK, PLACE, BOUNTY_PLACE, ACTION, DEPLETE, GAME_OVER)
 
-#: Legal-action masks by their tuple of legal actions (see ``State._cached_mask``).
+#: Legal-action masks by their tuple of legal actions (see ``State._compute_mask``).
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}
 
 #: Decisions one turn can take at most (see ``TahitiRules.max_decisions``).
@@ -375,39 +375,33 @@ class State(BaseState):
     def _phase_name(self) -> str:
         return self.phase
 
-    def legal_action_mask(self) -> np.ndarray:
-        return self._cached_mask().copy()
-
-    def _cached_mask(self) -> np.ndarray:
-        mask = self._mask
-        if mask is None:
-            phase = self.phase
-            if phase == ACTION:
-                legal = self._legal_actions_step()
-            elif phase == BOUNTY_PLACE:
-                legal = [ISLAND_BASE + k for k in self._bounty_spaces(self.bounty[0])]
-            elif phase == HAUMEA_MOVE:
-                legal = self._legal_haumea_moves()
-            elif phase == HAUMEA_STEP:
-                legal = self._legal_haumea_steps()
-            elif phase == STACK:
-                legal = self._legal_stacks()
-            elif phase == PLACE:
-                legal = self._legal_placements()
-            elif phase == DEPLETE:
-                legal = [ISLAND_BASE + k for k in self._eligible_islands()]
-            else:
-                legal = []
-            key = tuple(legal)
-            mask = _MASKS.get(key)
-            if mask is None:  # masks are shared, read-only arrays: few distinct ones occur
-                if len(_MASKS) >= 4096:
-                    _MASKS.clear()
-                mask = np.zeros(NUM_ACTIONS, dtype=bool)
-                mask[legal] = True
-                mask.flags.writeable = False
-                _MASKS[key] = mask
-            self._mask = mask
+    def _compute_mask(self) -> np.ndarray:
+        phase = self.phase
+        if phase == ACTION:
+            legal = self._legal_actions_step()
+        elif phase == BOUNTY_PLACE:
+            legal = [ISLAND_BASE + k for k in self._bounty_spaces(self.bounty[0])]
+        elif phase == HAUMEA_MOVE:
+            legal = self._legal_haumea_moves()
+        elif phase == HAUMEA_STEP:
+            legal = self._legal_haumea_steps()
+        elif phase == STACK:
+            legal = self._legal_stacks()
+        elif phase == PLACE:
+            legal = self._legal_placements()
+        elif phase == DEPLETE:
+            legal = [ISLAND_BASE + k for k in self._eligible_islands()]
+        else:
+            legal = []
+        key = tuple(legal)
+        mask = _MASKS.get(key)
+        if mask is None:  # masks are shared, read-only arrays: few distinct ones occur
+            if len(_MASKS) >= 4096:
+                _MASKS.clear()
+            mask = np.zeros(NUM_ACTIONS, dtype=bool)
+            mask[legal] = True
+            mask.flags.writeable = False
+            _MASKS[key] = mask
         return mask
 
     def scores(self) -> list[float]:
@@ -440,9 +434,7 @@ class State(BaseState):
 
     def view(self, seat: int) -> View:
         mask = (
-            self._cached_mask()
-            if seat == self.current_player
-            else np.zeros(NUM_ACTIONS, dtype=bool)
+            self._legal_mask() if seat == self.current_player else np.zeros(NUM_ACTIONS, dtype=bool)
         )
         stacks = self.stacks
         tile_cell, rotation, reefs = self._board
@@ -626,7 +618,6 @@ class State(BaseState):
 
     # -- transitions ----------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
-        self._mask = None
         phase = self.phase
         if phase == ACTION:
             self._apply_step_action(action)
@@ -1080,7 +1071,7 @@ class State(BaseState):
                     f"taken={self.taken}: in the ACTION phase it is 0..{limit - 1} "
                     f"(uncovered paddles - 1)"
                 )
-        if self.phase != GAME_OVER and not self._cached_mask().any():
+        if self.phase != GAME_OVER and not self._legal_mask().any():
             raise InvalidStateError(f"phase {self.phase} has no legal action in this position")
 
     def __repr__(self) -> str:

@@ -535,7 +535,6 @@ class State(BaseState):
         self.winner: int | None = None  # instant victory (spec §6.1)
         self.gift: tuple[int, ...] = ()
         self._reset_turn()
-        self._mask: np.ndarray | None = None  # memo of legal_action_mask, see there
         self._derived: tuple = ()  # memo of view fields derived from the tuples, see view
 
     def _reset_turn(self) -> None:
@@ -585,22 +584,11 @@ class State(BaseState):
         bound = 21 + self.config["max_turns"]  # 20 style cubes + one per Wasabi! play
         return [self.points(s) + self.cubes[s] + self.cubes[s] / bound for s in range(n)]
 
-    def legal_action_mask(self) -> np.ndarray:
-        # Memoised until the next ``apply`` (the env asks for it in ``observe`` and again
-        # when ``apply`` checks the action); a copy, so callers cannot spoil the memo.
-        return self._legal_mask().copy()
-
-    def _legal_mask(self) -> np.ndarray:
-        """The memoised mask itself, read-only (views share it)."""
-        if self._mask is None:
-            raw = bytearray(NUM_ACTIONS)
-            for action in self.legal_list():
-                raw[action] = 1
-            self._mask = np.frombuffer(bytes(raw), dtype=bool)  # read-only: over bytes
-        return self._mask
-
-    def _is_legal(self, action: int) -> bool:
-        return bool(self._legal_mask()[action])  # the memo itself: no copy
+    def _compute_mask(self) -> np.ndarray:
+        raw = bytearray(NUM_ACTIONS)
+        for action in self.legal_list():
+            raw[action] = 1
+        return np.frombuffer(bytes(raw), dtype=bool)  # read-only: over bytes
 
     def legal_list(self) -> list[int]:
         """The legal actions of the current decision, by decision point (spec §4.4)."""
@@ -653,7 +641,6 @@ class State(BaseState):
     def clone(self) -> State:
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)  # the tuples are shared (copy-on-write)
-        other._mask = None
         other.config = dict(self.config)
         other.decks = [list(d) for d in self.decks]
         return other
@@ -886,7 +873,6 @@ class State(BaseState):
 
     # -- transitions ----------------------------------------------------------------------
     def _apply(self, action: int) -> None:
-        self._mask = None
         getattr(self, "_apply_" + self.phase.lower())(action)
 
     # setup
