@@ -11,7 +11,10 @@ Conventions shared by all games:
 * actions are integers in ``range(rules.action_size)``, the same space for every player count;
 * ``state.view(seat)`` holds everything that seat may know and nothing else;
 * all randomness comes from the state's own seeded generator, so ``apply`` is deterministic
-  given the state and a seed reproduces a whole game.
+  given the state and a seed reproduces a whole game;
+* a game computes its legal actions once per position in ``State._compute_mask``; the
+  state keeps that mask until the next ``apply`` (code that edits a position by hand sets
+  ``state._mask = None``).
 """
 
 from __future__ import annotations
