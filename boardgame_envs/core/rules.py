@@ -107,6 +107,17 @@ class Rules(abc.ABC):
     def max_decisions(self, num_players: int, config: dict[str, Any]) -> int:
         """A bound on the decisions of one game, proven from the rules (used for truncation)."""
 
+    def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
+        """A full state consistent with everything ``view`` holds (a determinization).
+
+        Every part the seat cannot see (other seats' hidden cards, unrevealed bets, the order
+        of face-down stacks, the state's own generator) is drawn from ``rng`` uniformly among
+        the arrangements consistent with the view. It reads the view only, so two states that
+        differ only in what the seat cannot see give the same samples for the same ``rng``.
+        Search agents (``agents/search.py``) and hidden-information tests rest on it.
+        """
+        raise NotImplementedError(f"{self.name} has no determinizer (sample_state)")
+
     # -- shared behaviour --------------------------------------------------------------
     @functools.cached_property
     def encoding(self) -> Any:

@@ -8,19 +8,24 @@
   exactly as the original does.
 * :func:`check_hidden_information` checks that a seat's observation does not change when
   the facts it cannot see are resampled (and does change when its own private facts do).
+* :func:`check_determinization` checks ``rules.sample_state(view, rng)``: the sample shows
+  the seat exactly its view, is reproducible, leaves the original alone and plays on to the
+  end with every invariant; :func:`check_sample_reads_view_only` checks that two states that
+  differ only in hidden facts give the same samples.
 
 Each failure raises ``AssertionError`` with the seed and step, so it can be replayed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from boardgame_envs.core.rules import IllegalActionError, Rules, State
+from boardgame_envs.core.rules import IllegalActionError, PlayerView, Rules, State
 
 Invariant = Callable[[State], None]
 
@@ -188,3 +193,76 @@ def check_hidden_information(
         assert np.array_equal(other.view(seat).legal_action_mask(), mask), (
             f"seat {seat}'s mask changed when hidden facts were resampled"
         )
+
+
+def assert_views_equal(a: PlayerView, b: PlayerView, where: str = "") -> None:
+    """Every field of two views is equal (arrays element by element), and so are their
+    observations and masks; the first difference is named."""
+    assert type(a) is type(b), f"{where}: views of types {type(a)} and {type(b)}"
+    for f in dataclasses.fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            same = np.array_equal(x, y)
+        else:
+            same = x == y
+        assert same, f"{where}: view field {f.name!r} differs: {x!r} != {y!r}"
+    assert np.array_equal(a.observation(), b.observation()), f"{where}: observations differ"
+    assert np.array_equal(a.legal_action_mask(), b.legal_action_mask()), f"{where}: masks differ"
+
+
+def check_determinization(
+    state: State,
+    seat: int,
+    seed: int,
+    invariants: Sequence[Invariant] = (),
+    play_to_end: bool = True,
+) -> State:
+    """``rules.sample_state(state.view(seat), rng)`` must give a state that shows ``seat``
+    exactly the same view, the same again for the same seed, leaves ``state`` and the view
+    unchanged, keeps the invariants, loads back from its JSON, and (``play_to_end``) plays
+    on at random to the end with the contract checked at every step. Returns the sample."""
+    rules = state.rules
+    where = f"{rules.name} n={state.num_players} seat={seat} seed={seed}"
+    before = state.to_json()
+    view = state.view(seat)
+    sample = rules.sample_state(view, np.random.default_rng(seed))
+    assert type(sample) is type(state) and sample is not state, f"{where}: not a new State"
+    assert sample.num_players == state.num_players, f"{where}: player count changed"
+    assert state.to_json() == before, f"{where}: sampling changed the original state"
+    assert_views_equal(sample.view(seat), view, where)
+    assert_views_equal(state.view(seat), view, f"{where} (the view itself changed)")
+    again = rules.sample_state(view, np.random.default_rng(seed))
+    assert again.to_json() == sample.to_json(), f"{where}: same view and seed, other sample"
+    _check_invariants(sample, invariants, where)
+    assert rules.from_json(sample.to_json()).to_json() == sample.to_json(), (
+        f"{where}: the sample's snapshot does not load back"
+    )
+    if play_to_end:
+        _play_to_end_checked(sample.clone(), invariants, seed, where)
+    return sample
+
+
+def check_sample_reads_view_only(state: State, other: State, seat: int, seed: int) -> None:
+    """``state`` and ``other`` differ only in what ``seat`` cannot see: their samples for the
+    same seed must be identical."""
+    where = f"{state.rules.name} n={state.num_players} seat={seat} seed={seed}"
+    assert_views_equal(state.view(seat), other.view(seat), f"{where} (precondition)")
+    a = state.rules.sample_state(state.view(seat), np.random.default_rng(seed))
+    b = state.rules.sample_state(other.view(seat), np.random.default_rng(seed))
+    assert a.to_json() == b.to_json(), f"{where}: the sample depends on hidden facts"
+
+
+def _play_to_end_checked(
+    state: State, invariants: Sequence[Invariant], seed: int, where: str
+) -> None:
+    rng = np.random.default_rng(seed + 7_919)
+    bound = state.rules.max_decisions(state.num_players, getattr(state, "config", {}))
+    for step in range(bound + 1):
+        here = f"{where} continuation step={step}"
+        _check_invariants(state, invariants, here)
+        if state.is_terminal():
+            _check_terminal(state, here)
+            return
+        legal = _check_mask(state, here)
+        state.apply(int(rng.choice(legal)))
+    raise AssertionError(f"{where}: the sample's continuation exceeded {bound} decisions")
