@@ -77,11 +77,21 @@ class AgentMix(Agent):
         return f"AgentMix({parts})"
 
 
-AGENT_KINDS = ("random", "heuristic", "ppo:<path to model.zip>")
+AGENT_KINDS = (
+    "random",
+    "heuristic",
+    "ismcts",
+    "ismcts:<option=value,...>",
+    "ppo:<path to model.zip>",
+)
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
-    """An agent by name: ``random``, ``heuristic`` or ``ppo:<path>``."""
+    """An agent by name: ``random``, ``heuristic``, ``ismcts[:options]`` or ``ppo:<path>``."""
+    if spec == "ismcts" or spec.startswith("ismcts:"):
+        from agents.search import make_search_agent
+
+        return make_search_agent(spec[len("ismcts:") :], game, seed=seed)
     if spec == "random":
         return RandomAgent(seed)
     if spec == "heuristic":
@@ -95,3 +105,21 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
 
         return PPOAgent.load(spec[len("ppo:") :], game=game, seed=seed)
     raise InvalidConfigError(f"unknown agent {spec!r}; allowed: {', '.join(AGENT_KINDS)}")
+
+
+def split_agent_specs(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs, keeping a search agent's own
+    ``name=value`` options with it: ``"ismcts:iterations=50,rollout=random,heuristic"`` is
+    ``["ismcts:iterations=50,rollout=random", "heuristic"]``."""
+    from agents.search import OPTIONS
+
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name = part.partition("=")[0].strip()
+        if specs and specs[-1].startswith("ismcts:") and "=" in part and name in OPTIONS:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs

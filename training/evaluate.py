@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from agents.base import Agent, make_agent
+from agents.base import Agent, make_agent, split_agent_specs
 from boardgame_envs.core.rules import InvalidConfigError, Rules, State
 from boardgame_envs.registry import make_rules
 from training.cli_args import parse_args
@@ -38,7 +38,8 @@ class Args:
     game: str = "factors_multiples"
     """game id (see ``boardgame-envs list``)"""
     agents: str = "heuristic,random"
-    """comma-separated agents: random, heuristic, ppo:<model.zip or run dir>"""
+    """comma-separated agents: random, heuristic, ismcts[:option=value,...],
+    ppo:<model.zip or run dir>"""
     num_players: str = "2"
     """table sizes, comma-separated (e.g. "2,4"); each must be allowed by the game"""
     games: int = 200
@@ -49,6 +50,8 @@ class Args:
     """folder for results.md, results.csv, results.json and heatmap PNGs ("" = print only)"""
     progress: bool = True
     """show a progress bar"""
+    workers: int = 1
+    """processes that play games in parallel (the results are the same for any number)"""
 
 
 @dataclass
@@ -79,9 +82,17 @@ class PairingResult:
     def mean_score(self) -> float:
         return self.score_sum / self.games if self.games else 0.0
 
-    def record(self, state: State, seat: int) -> None:
-        winners = state.winners()
-        scores = state.scores()
+    decisions: int = 0  # the lone agent's decisions with two or more legal actions
+    decision_seconds: float = 0.0  # the time it took over them
+
+    @property
+    def seconds_per_decision(self) -> float:
+        return self.decision_seconds / self.decisions if self.decisions else 0.0
+
+    def record(self, game: GameRecord) -> None:
+        seat, scores, winners = game.seat, game.scores, game.winners
+        self.decisions += game.decisions
+        self.decision_seconds += game.decision_seconds
         self.games += 1
         self.score_sum += scores[seat]
         self.opponent_score_sum += (sum(scores) - scores[seat]) / (len(scores) - 1)
@@ -108,7 +119,7 @@ class PairingResult:
             self.opponent_score_sum,
             self.score_sum,
             self.seconds,
-        )
+        )  # the opponent's decision times are not measured: left at zero
 
     def as_row(self) -> dict:
         low, high = self.ci95
@@ -124,6 +135,7 @@ class PairingResult:
             "ci95_low": round(low, 4),
             "ci95_high": round(high, 4),
             "mean_score": round(self.mean_score, 3),
+            "seconds_per_decision": round(self.seconds_per_decision, 5),
         }
 
 
@@ -151,15 +163,62 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """What a tournament keeps of one game: the lone agent's seat, the scores, the
+    winners, the rating keys (higher is better) and the lone agent's thinking time."""
+
+    seat: int
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    keys: tuple[float, ...]
+    decisions: int
+    decision_seconds: float
+
+
 def play_game(rules: Rules, agents: list[Agent], seed: int, **options) -> State:
     """One game, seat i played by ``agents[i]``; each agent is reseeded from ``seed``."""
+    return _play(rules, agents, seed, None, options)[0]
+
+
+def _play(
+    rules: Rules, agents: list[Agent], seed: int, timed_seat: int | None, options: dict
+) -> tuple[State, int, float]:
+    """A game, and the decisions (two or more legal actions) of ``timed_seat`` with the
+    seconds they took."""
     state = rules.new_state(len(agents), seed=seed, **options)
     for seat, agent in enumerate(agents):
         agent.reset(seed * 7919 + seat)
+    decisions, seconds = 0, 0.0
     while not state.is_terminal():
         seat = state.current_player
-        state.apply(agents[seat].act(state.view(seat)))
-    return state
+        view = state.view(seat)
+        if seat == timed_seat and len(state.legal_actions()) > 1:
+            started = time.perf_counter()
+            action = agents[seat].act(view)
+            seconds += time.perf_counter() - started
+            decisions += 1
+        else:
+            action = agents[seat].act(view)
+        state.apply(action)
+    return state, decisions, seconds
+
+
+def play_one(rules: Rules, lone: Agent, field_agents: list[Agent], seed: int, g: int) -> GameRecord:
+    """Game ``g`` of a pairing: deal ``seed + g``, the lone agent at seat ``g % n``."""
+    n = len(field_agents) + 1
+    seat = g % n
+    table = list(field_agents)
+    table.insert(seat, lone)
+    state, decisions, seconds = _play(rules, table, seed + g, seat, {})
+    return GameRecord(
+        seat,
+        tuple(state.scores()),
+        tuple(state.winners()),
+        tuple(state._score_keys()),
+        decisions,
+        seconds,
+    )
 
 
 def play_pairing(
@@ -172,19 +231,46 @@ def play_pairing(
 ) -> PairingResult:
     """``lone`` agent against the ``field`` agents (one per other seat), seats rotated."""
     (lone_name, lone_agent), (field_name, field_agents) = lone, field
-    n = len(field_agents) + 1
-    result = PairingResult(lone_name, field_name, n)
+    result = PairingResult(lone_name, field_name, len(field_agents) + 1)
     started = time.perf_counter()
     for g in range(games):
-        seat = g % n
-        table = list(field_agents)
-        table.insert(seat, lone_agent)
-        state = play_game(rules, table, seed + g)
-        result.record(state, seat)
+        record = play_one(rules, lone_agent, field_agents, seed, g)
+        result.record(record)
         if on_game is not None:
-            on_game(state, seat)
+            on_game(record)
     result.seconds = time.perf_counter() - started
     return result
+
+
+# -- parallel games: each worker process builds its agents from their specs ---------------
+_WORKER_AGENTS: dict[tuple[str, str, int], Agent] = {}
+
+
+def _worker_agent(game: str, spec: str, index: int) -> Agent:
+    key = (game, spec, index)
+    if key not in _WORKER_AGENTS:
+        _WORKER_AGENTS[key] = make_agent(spec, game)
+    return _WORKER_AGENTS[key]
+
+
+def _play_task(task: tuple[str, str, str, int, int, int]) -> GameRecord:
+    game, lone, other, n, seed, g = task
+    field_agents = [_worker_agent(game, other, i + 1) for i in range(n - 1)]
+    return play_one(make_rules(game), _worker_agent(game, lone, 0), field_agents, seed, g)
+
+
+def _play_parallel(tasks: list[tuple], workers: int, on_game) -> list[GameRecord]:
+    """Play ``tasks`` in ``workers`` processes; the records come back in task order, so
+    the results are those of one process."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")  # no inherited torch or thread state
+    records = []
+    with context.Pool(workers) as pool:
+        for record in pool.imap(_play_task, tasks, chunksize=1):
+            records.append(record)
+            on_game(record)
+    return records
 
 
 def evaluate_against(
@@ -219,9 +305,9 @@ class _Ratings:
         self.model = PlackettLuce()
         self.ratings: dict[str, object] = {}
 
-    def update(self, lone: str, other: str, state: State, seat: int) -> None:
-        keys = state._score_keys()
-        for opponent_seat in range(state.num_players):
+    def update(self, lone: str, other: str, record: GameRecord) -> None:
+        keys, seat = record.keys, record.seat
+        for opponent_seat in range(len(keys)):
             if opponent_seat == seat:
                 continue
             a = self.ratings.setdefault(lone, self.model.rating(name=lone))
@@ -242,12 +328,18 @@ def run_tournament(
     seed: int = 0,
     progress: bool = True,
     agents: dict[str, Agent] | None = None,
+    workers: int = 1,
 ) -> Tournament:
     """Play every pairing of ``agent_specs`` at every table size.
 
     ``agents`` maps specs to ready agent objects (e.g. the policy being trained); other
-    specs are built with ``make_agent``, one instance per seat.
+    specs are built with ``make_agent``, one instance per seat. ``workers`` > 1 plays the
+    games in that many processes (specs only), with the same results as one process.
     """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidConfigError(f"workers={workers!r} is not allowed; allowed: an integer >= 1")
+    if workers > 1 and agents:
+        raise InvalidConfigError("workers > 1 plays agents given by spec only, not objects")
     rules = make_rules(game)
     if len(set(agent_specs)) < 2:
         raise InvalidConfigError(f"a tournament needs two different agents; got {agent_specs}")
@@ -272,20 +364,21 @@ def run_tournament(
     tournament = Tournament(game)
     ratings = _Ratings()
     bar = tqdm(total=len(pairings) * games, disable=not progress, desc=f"eval {game}", unit="game")
+    if workers > 1:
+        tasks = [(game, a, b, n, seed, g) for a, b, n in pairings for g in range(games)]
+        records = iter(_play_parallel(tasks, workers, lambda record: bar.update()))
     for lone, other, n in pairings:
-
-        def after_game(state: State, seat: int) -> None:
-            ratings.update(lone, other, state, seat)  # noqa: B023 (called in this iteration)
-            bar.update()
-
-        result = play_pairing(
-            rules,
-            (lone, lone_agents[lone]),
-            (other, field_agents[other][: n - 1]),
-            games,
-            seed,
-            on_game=after_game,
-        )
+        result = PairingResult(lone, other, n)
+        started = time.perf_counter()
+        for g in range(games):
+            if workers > 1:
+                record = next(records)
+            else:
+                record = play_one(rules, lone_agents[lone], field_agents[other][: n - 1], seed, g)
+                bar.update()
+            result.record(record)
+            ratings.update(lone, other, record)
+        result.seconds = time.perf_counter() - started
         tournament.results.append(result)
         if n == 2:
             tournament.results.append(result.mirrored())
@@ -298,15 +391,18 @@ def markdown_table(tournament: Tournament) -> str:
     lines = [
         f"### {tournament.game}: the lone agent against the field, seats rotated",
         "",
-        "| players | agent | opponent | games | W | D | L | win share | 95% CI | mean score |",
-        "|---:|---|---|---:|---:|---:|---:|---:|---|---:|",
+        "| players | agent | opponent | games | W | D | L | win share | 95% CI | mean score "
+        "| s/decision |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|",
     ]
     for r in tournament.results:
         low, high = r.ci95
         score = f"{r.mean_score:.2f}"
+        thinking = f"{r.seconds_per_decision:.4f}" if r.decisions else "–"
         lines.append(
             f"| {r.num_players} | {r.agent} | {r.opponent} | {r.games} | {r.wins} | {r.draws} "
-            f"| {r.losses} | {r.win_share:.3f} | [{low:.3f}, {high:.3f}] | {score} |"
+            f"| {r.losses} | {r.win_share:.3f} | [{low:.3f}, {high:.3f}] | {score} "
+            f"| {thinking} |"
         )
     lines += ["", "| agent | rating μ | σ | μ − 3σ |", "|---|---:|---:|---:|"]
     for name, (mu, sigma) in sorted(tournament.ratings.items(), key=lambda kv: -kv[1][0]):
@@ -372,9 +468,11 @@ def _short(name: str) -> str:
 
 
 def main(args: Args) -> Tournament:
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    specs = split_agent_specs(args.agents)
     sizes = [int(s) for s in args.num_players.split(",") if s.strip()]
-    tournament = run_tournament(args.game, specs, sizes, args.games, args.seed, args.progress)
+    tournament = run_tournament(
+        args.game, specs, sizes, args.games, args.seed, args.progress, workers=args.workers
+    )
     print(markdown_table(tournament))
     if args.out:
         for path in write_outputs(tournament, Path(args.out)):

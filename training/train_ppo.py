@@ -35,7 +35,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
-from agents.base import Agent, AgentMix, make_agent
+from agents.base import Agent, AgentMix, make_agent, split_agent_specs
 from agents.ppo import PPOAgent
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules, make_single_agent
@@ -187,8 +187,8 @@ class SelfPlayPool:
 def parse_opponents(spec: str, game: str, pool: SelfPlayPool | None) -> AgentMix:
     """ "random=0.5,heuristic=0.5" → a weighted mix (weights default to 1)."""
     agents, weights = [], []
-    for part in (p.strip() for p in spec.split(",") if p.strip()):
-        name, _, weight = part.partition("=")
+    for part in split_agent_specs(spec):
+        name, weight = _spec_and_weight(part)
         if name == "self-play":
             if pool is None:
                 raise InvalidConfigError("self-play needs a snapshot pool")
@@ -254,6 +254,20 @@ class RunCallback(BaseCallback):
             save_checkpoint(self.model, self.run_dir, now)
             self.next_checkpoint = _next(now, self.args.checkpoint_every)
         return True
+
+
+def _spec_and_weight(part: str) -> tuple[str, str]:
+    """``"heuristic=0.5"`` -> ("heuristic", "0.5"); a search agent's options keep their own
+    ``=``: ``"ismcts:iterations=50=0.5"`` -> ("ismcts:iterations=50", "0.5")."""
+    if part.startswith("ismcts:"):
+        head, _, last = part.rpartition(",")
+        name, sep, rest = last.partition("=")
+        if "=" in rest:
+            value, _, weight = rest.rpartition("=")
+            return (head + "," if head else "") + f"{name}={value}", weight
+        return part, ""
+    name, _, weight = part.partition("=")
+    return name, weight
 
 
 def imitation_data(args: Args) -> dict[str, np.ndarray]:

@@ -1,0 +1,187 @@
+"""The ISMCTS agent: options, reproducibility, its own view only, legal play in every game."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+from agents.base import RandomAgent, make_agent, split_agent_specs
+from agents.search import ISMCTSAgent, SearchOptions, parse_options
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import GAMES, make_rules
+from training.cli import main as cli_main
+from training.evaluate import play_game, run_tournament
+
+#: Each game's resampler of what a seat cannot see (from its hidden-information tests).
+RESAMPLERS = {
+    "factors_multiples": "tests.factors_multiples.test_hidden_and_snapshots:resample_hidden",
+    "cornucopia": "tests.cornucopia.test_hidden_and_snapshots:resample_hidden",
+    "carcassonne_castle": "tests.carcassonne_castle.test_hidden_and_snapshots:resample_hidden",
+    "tahiti": "tests.tahiti.test_hidden_and_snapshots:resample_hidden",
+    "wasabi": "tests.wasabi.test_hidden_and_snapshots:resample_recipes",
+}
+
+
+def resampler(game: str):
+    module, _, name = RESAMPLERS[game].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def positions(game: str, num_players: int, seed: int, every: int = 7, limit: int = 6):
+    """Live positions along a seeded random game, with two or more legal actions."""
+    rules = make_rules(game)
+    state = rules.new_state(num_players, seed=seed)
+    rng = np.random.default_rng(seed)
+    found, step = [], 0
+    while not state.is_terminal() and len(found) < limit:
+        if step % every == 0 and len(state.legal_actions()) > 1:
+            found.append(state.clone())
+        state.apply(int(rng.choice(state.legal_actions())))
+        step += 1
+    return found
+
+
+# -- options and specs ------------------------------------------------------------------------
+def test_spec_with_options_builds_the_agent_they_describe():
+    agent = make_agent("ismcts:iterations=40,seconds=0,rollout=heuristic,depth=12,c=1.5", "wasabi")
+    assert isinstance(agent, ISMCTSAgent)
+    assert agent.options.iterations == 40 and agent.options.seconds == 0
+    assert agent.options.rollout == "heuristic" and agent.options.depth == 12
+    assert agent.options.c == 1.5 and agent.heuristic is not None
+
+
+def test_plain_spec_uses_the_games_defaults():
+    agent = make_agent("ismcts", "tahiti")
+    assert agent.options == parse_options("", "tahiti")[0]
+    assert agent.options.iterations or agent.options.seconds
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("speed=3", "ismcts option 'speed=3' is unknown; write name=value with name one of"),
+        ("iterations", "ismcts option 'iterations' is unknown"),
+        ("iterations=0,seconds=0", "ismcts needs a budget"),
+        ("iterations=-5", "ismcts option iterations=-5 is out of range: >= 0"),
+        ("seconds=-0.1", "ismcts option seconds=-0.1 is out of range: >= 0"),
+        ("seconds=nan", "ismcts option seconds=nan is out of range"),
+        ("iterations=1.5", "ismcts option iterations='1.5' is not a valid int"),
+        ("seconds=fast", "ismcts option seconds='fast' is not a valid float"),
+        ("rollout=greedy", "ismcts option rollout='greedy' is unknown; allowed: random, heuristic"),
+        ("epsilon=2", "ismcts option epsilon=2.0 is out of range: 0 to 1"),
+        ("first=2", "ismcts option first=2: allowed 0 or 1"),
+        ("rollout=none,depth=5", "ismcts option depth needs a rollout"),
+    ],
+)
+def test_bad_options_name_what_is_allowed(text, message):
+    with pytest.raises(InvalidConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        make_agent(f"ismcts:{text}", "factors_multiples")
+
+
+def test_options_of_the_wrong_type_are_refused_in_python_too():
+    with pytest.raises(InvalidConfigError, match="iterations=True must be an integer"):
+        SearchOptions(iterations=True)
+    with pytest.raises(InvalidConfigError, match="seconds='1' must be a number"):
+        SearchOptions(seconds="1")
+
+
+def test_agent_lists_keep_search_options_together():
+    text = "ismcts:iterations=50,rollout=random,heuristic,ismcts,random"
+    assert split_agent_specs(text) == [
+        "ismcts:iterations=50,rollout=random",
+        "heuristic",
+        "ismcts",
+        "random",
+    ]
+    assert split_agent_specs("heuristic=0.5,random=0.5") == ["heuristic=0.5", "random=0.5"]
+
+
+def test_command_line_refuses_a_bad_search_option_with_exit_2(capsys):
+    code = cli_main(["eval", "--game", "tahiti", "--agents", "ismcts:budget=3,random"])
+    assert code == 2
+    assert "ismcts option 'budget=3' is unknown" in capsys.readouterr().err
+
+
+# -- behaviour ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", list(GAMES))
+def test_decision_is_reproducible_and_reads_only_its_own_view(game):
+    """Same view and seed give the same move, and so does a state whose hidden facts were
+    resampled: the agent cannot see them."""
+    resample = resampler(game)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for state in positions(game, 2, seed=11, limit=4):
+        seat = state.current_player
+        other = resample(state, seat, rng)
+        moves = []
+        for position in (state, state, other):
+            agent = make_agent("ismcts:iterations=60,seconds=0", game)
+            agent.reset(1234)
+            moves.append(agent.act(position.view(seat)))
+            assert agent.last_iterations == 60
+        assert moves[0] == moves[1] == moves[2], f"{game}: moves {moves}"
+        checked += 1
+    assert checked >= 2
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_plays_whole_games_legally_at_every_table_size(game):
+    rules = make_rules(game)
+    for n in sorted({rules.min_players, rules.max_players}):
+        agents = [make_agent("ismcts:iterations=8,seconds=0,depth=10", game)] + [
+            RandomAgent() for _ in range(n - 1)
+        ]
+        state = play_game(rules, agents, seed=5)
+        assert state.is_terminal()
+
+
+def test_heuristic_rollouts_and_heuristic_first_moves_play_legally():
+    rules = make_rules("factors_multiples")
+    agent = make_agent(
+        "ismcts:iterations=10,seconds=0,rollout=heuristic,first=1,epsilon=0.2", "factors_multiples"
+    )
+    state = play_game(rules, [agent, make_agent("heuristic", "factors_multiples")], seed=2)
+    assert state.is_terminal()
+
+
+def test_a_time_budget_stops_the_search():
+    agent = make_agent("ismcts:iterations=0,seconds=0.05", "cornucopia")
+    state = positions("cornucopia", 2, seed=1, limit=1)[0]
+    agent.act(state.view(state.current_player))
+    assert 1 <= agent.last_iterations < 100_000
+
+
+def test_search_beats_random_in_factors_and_multiples():
+    """A real outcome, seeded: 100 iterations of search against uniform random play."""
+    tournament = run_tournament(
+        "factors_multiples",
+        ["ismcts:iterations=100,seconds=0", "random"],
+        [2],
+        games=16,
+        seed=70_000,
+        progress=False,
+    )
+    assert tournament.result("ismcts:iterations=100,seconds=0", "random").win_share >= 0.7
+
+
+def test_parallel_tournament_equals_one_process():
+    specs = ["ismcts:iterations=10,seconds=0,depth=8", "heuristic", "random"]
+    one = run_tournament("tahiti", specs, [2], games=4, seed=90, progress=False)
+    two = run_tournament("tahiti", specs, [2], games=4, seed=90, progress=False, workers=2)
+    rows = [
+        (r.agent, r.opponent, r.wins, r.draws, r.losses, r.score_sum, r.decisions)
+        for r in one.results
+    ]
+    assert rows == [
+        (r.agent, r.opponent, r.wins, r.draws, r.losses, r.score_sum, r.decisions)
+        for r in two.results
+    ]
+    assert one.ratings == two.ratings
+
+
+def test_bad_worker_counts_are_refused():
+    for workers in (0, -1, 1.5, True):
+        with pytest.raises(InvalidConfigError, match="workers="):
+            run_tournament("tahiti", ["heuristic", "random"], [2], games=1, workers=workers)
