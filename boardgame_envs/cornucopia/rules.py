@@ -303,6 +303,13 @@ class CornucopiaRules(BaseRules):
     def from_dict(self, data: dict[str, Any]) -> State:
         return State.from_dict(self, data)
 
+    def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
+        """A determinization of ``view``: the deck order, the seed of later reshuffles and
+        the other seats' unrevealed bets drawn from ``rng`` (see :mod:`.sample`)."""
+        from boardgame_envs.cornucopia.sample import sample_state
+
+        return sample_state(self, view, rng)
+
     def position(
         self,
         baskets: Sequence[Sequence[int]],
@@ -390,6 +397,15 @@ class View(PlayerView):
     bets: tuple[tuple[int, int] | None, ...]  # per seat: (side, stake) if this seat may see it
     bets_revealed: bool
     mask: np.ndarray
+    # Public facts the observation does not encode; they let ``sample_state`` rebuild the
+    # whole position from the view (everything but the deck order, the seed and others'
+    # secret bets).
+    start_player: int
+    discard: tuple[int, ...]  # the face-up discard pile, oldest first
+    bank: tuple[int, int, int]  # signed bank balance per colour (§2.6)
+    end_reason: str | None
+    log: tuple[str, ...]  # public events of this turn (a bet enters it at REVEAL)
+    last_log: tuple[str, ...]  # ... and of the previous turn
 
     def legal_action_mask(self) -> np.ndarray:
         return self.mask.copy()
@@ -554,6 +570,12 @@ class State(BaseState):
             ),
             bets_revealed=revealed,
             mask=mask,
+            start_player=self.start_player,
+            discard=tuple(self.discard),
+            bank=tuple(self.bank),
+            end_reason=self.end_reason,
+            log=tuple(self.log),
+            last_log=tuple(self.last_log),
         )
 
     def describe_action(self, action: int) -> str:

@@ -202,6 +202,12 @@ class TahitiRules(BaseRules):
     def from_dict(self, data: dict[str, Any]) -> State:
         return State.from_dict(self, data)
 
+    def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
+        """A determinization of ``view`` (see :mod:`.sample`)."""
+        from boardgame_envs.tahiti.sample import sample_state
+
+        return sample_state(self, view, rng)
+
 
 @dataclass(eq=False)
 class View(PlayerView):
@@ -234,6 +240,7 @@ class View(PlayerView):
     hand_tile: int  # the island being placed (PLACE), else 0
     unplaced: frozenset[int]  # islands neither on the table nor in hand
     bounty: tuple[int, ...]  # drawn bounty cubes still to process; the first is pending
+    aside: tuple[int, ...]  # per kind, drawn bounty cubes set aside this turn (no space)
     revealed_token: int  # the token to place (DEPLETE), else 0
     taken: int  # actions taken by the active player this step
     canoes: tuple[int, ...]  # cell per seat
@@ -245,6 +252,7 @@ class View(PlayerView):
     end_triggered: bool
     turns_left: int  # turns after the current one before the game ends (0 before the trigger)
     truncated: bool
+    last_event: str  # the last public event, for the text rendering
     mask: np.ndarray
 
     def legal_action_mask(self) -> np.ndarray:
@@ -462,6 +470,7 @@ class State(BaseState):
             hand_tile=self.hand_tile,
             unplaced=frozenset(stacks[0] + stacks[1]),
             bounty=tuple(self.bounty),
+            aside=tuple(self.aside),
             revealed_token=self.revealed_token,
             taken=self.taken,
             canoes=tuple(self.canoes),
@@ -476,6 +485,7 @@ class State(BaseState):
             end_triggered=self.end_triggered,
             turns_left=self.turns_left(),
             truncated=self.truncated,
+            last_event=self.last_event,
             mask=mask,
         )
 
