@@ -498,6 +498,20 @@ class Castle:
             self._parts = ((raw,), (raw[:f0], raw[f1:rest], raw[f0:f1], raw[rest:]))
         return self._parts[seat]
 
+    def __eq__(self, other: object) -> bool:
+        """The same board: the same tiles laid by the same seats on the same cells, and the
+        same followers (everything else derives from these). Lets views be compared field
+        by field (``core.testing.assert_views_equal``); a castle is mutable, so unhashable."""
+        if not isinstance(other, Castle):
+            return NotImplemented
+        return self is other or (
+            self.code == other.code
+            and self.followers == other.followers
+            and sorted(self.history) == sorted(other.history)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
     # -- queries ----------------------------------------------------------------------------
     def is_empty(self, cell: int) -> bool:
         return self.code[CELL_GRID[cell]] == EMPTY

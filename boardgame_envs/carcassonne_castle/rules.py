@@ -87,6 +87,7 @@ from boardgame_envs.carcassonne_castle.data import (
     WALL_TILES,
     tile_index,
 )
+from boardgame_envs.carcassonne_castle.sample import sample_state as _sample_state
 from boardgame_envs.core.rules import (
     InvalidStateError,
     Option,
@@ -191,6 +192,13 @@ class CarcassonneCastleRules(BaseRules):
     def from_dict(self, data: dict[str, Any]) -> State:
         return State.from_dict(self, data)
 
+    def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
+        """A state consistent with ``view``: the stack order and the face-down wall tiles
+        drawn from ``rng`` (see :mod:`.sample`)."""
+        if not isinstance(view, View):
+            raise TypeError(f"not a {self.name} view: {type(view).__name__}")
+        return _sample_state(self, view, rng)
+
     def position(
         self,
         placements: Sequence[tuple[str, int, tuple[int, int]]] = (),
@@ -278,6 +286,18 @@ class CarcassonneCastleRules(BaseRules):
         return state
 
 
+@dataclass(frozen=True)
+class Record:
+    """Public facts of a view that the observation leaves out and a full state needs
+    (:mod:`.sample` rebuilds one from a view); they change a few times a game."""
+
+    config: tuple[tuple[str, Any], ...]  # the game's options, (name, value)
+    start_player: int
+    taken: tuple[tuple[tuple[int, int], ...], ...]  # per seat: (kind, turn taken), in order
+    used_by: tuple[tuple[int, int], ...]  # (kind, seat) of each used wall tile, in order
+    final: tuple[tuple[tuple[str, int], ...], ...]  # per seat: (label, points), at the end
+
+
 @dataclass(eq=False)
 class View(PlayerView):
     """What ``seat`` knows (spec §7): everything but the stack order and the face-down
@@ -287,7 +307,18 @@ class View(PlayerView):
     path of every environment step): read it before the next ``apply``, never change it,
     and ``castle.clone()`` it to keep it. ``mask`` is the state's cached mask, read-only
     (``legal_action_mask()`` returns a copy). Every other field is a snapshot.
+
+    The fields after ``mask`` are public facts the observation does not encode but a
+    determinization (:mod:`.sample`) needs to rebuild the full state: ``record`` (facts
+    that change a few times a game), the features the just-placed tile completed (before
+    the FOLLOWER decision groups them) and the event log. (Few fields on purpose: past 29,
+    CPython stops sharing the instances' attribute-dict keys and a view costs twice as
+    much to build.)
     """
+
+    #: :mod:`.sample`'s cache for this view (its facts laid out as a state, made on the
+    #: first ``sample_state``); a plain class attribute, not a field: holds no hidden fact
+    _sample_cache = None
 
     rules: CarcassonneCastleRules
     seat: int
@@ -312,6 +343,9 @@ class View(PlayerView):
     groups: tuple[tuple[int, ...], tuple[int, ...]]  # pending ORDER names: active's, other's
     doubling: int | None  # the ORDER name of the feature under the DOUBLE decision
     mask: np.ndarray
+    record: Record
+    completed: tuple[int, ...]  # ORDER names completed by the last placement (FOLLOWER)
+    events: tuple[str, ...]  # the state's rolling event log
 
     def legal_action_mask(self) -> np.ndarray:
         return self.mask.copy()
@@ -406,12 +440,14 @@ class State(BaseState):
         return other
 
     def _changed_public(self) -> None:
-        """Call after changing ``keeps``, ``held``, ``corners``, ``used`` or ``discards``."""
+        """Call after changing ``keeps``, ``held``, ``corners``, ``used``, ``discards`` or
+        ``final`` (or ``config`` or ``start_player``)."""
         self._public = None
 
     def _public_fields(self) -> tuple:
-        """The view's ``keeps``, ``held``, ``stocked``, ``used`` and ``discards``: immutable,
-        so built once until one of them changes (building them is most of a view's cost)."""
+        """The view's ``keeps``, ``held``, ``stocked``, ``used``, ``discards`` and
+        ``record``: immutable, so built once until one of them changes (building them is
+        most of a view's cost)."""
         if self._public is None:
             held, keeps = self.held, self.keeps
             self._public = (
@@ -426,6 +462,13 @@ class State(BaseState):
                 tuple(map(bool, self.corners)),
                 tuple(sorted(k for k, _ in self.used)) if self.used else (),
                 tuple(self.discards),
+                Record(
+                    tuple(self.config.items()),
+                    self.start_player,
+                    tuple(tuple((k, t) for k, t in seat) for seat in held),
+                    tuple((k, s) for k, s in self.used),
+                    tuple(tuple((label, p) for label, p in seat) for seat in self.final),
+                ),
             )
         return self._public
 
@@ -433,7 +476,7 @@ class State(BaseState):
         current = -1 if self.phase == GAME_OVER else self.active
         # the state's read-only cached mask itself, not a copy: View.legal_action_mask copies
         mask = self._legal_mask() if seat == current else NO_ACTIONS
-        keeps, held, stocked, used, discards = self._public_fields()
+        keeps, held, stocked, used, discards, record = self._public_fields()
         return View(
             self.rules,
             seat,
@@ -458,6 +501,9 @@ class State(BaseState):
             (tuple(self.groups[0]), tuple(self.groups[1])),
             self.doubling,
             mask,
+            record,
+            tuple(self.completed) if self.completed else (),
+            tuple(self.events),
         )
 
     def unseen_counts(self) -> list[int]:
@@ -774,6 +820,7 @@ class State(BaseState):
         self.phase = GAME_OVER
         self.tile = None
         self.groups = [[], []]
+        self._changed_public()  # the view's record holds the final scoring
 
     def _feature_text_plain(self, root: int) -> str:
         return f"{KIND_NAMES[int(self.castle.kind[root])]} of {int(self.castle.size[root])}"
