@@ -136,6 +136,14 @@ class FactorsMultiplesRules(BaseRules):
     def from_dict(self, data: dict[str, Any]) -> State:
         return State.from_dict(self, data)
 
+    def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
+        """A determinization of ``view``: the other seats' unseen hand cards and discards,
+        every draw pile's order, the hidden leftovers and later rounds' seeds drawn from
+        ``rng`` (see :mod:`.sample`)."""
+        from boardgame_envs.factors_multiples.sample import sample_state
+
+        return sample_state(self, view, rng)
+
     def position(
         self,
         hands: list[list[int]],
@@ -190,6 +198,15 @@ class View(PlayerView):
     reveal_ages: tuple[int, ...]  # per seat, its turns started since that reveal
     match_totals: tuple[int, ...]
     mask: np.ndarray
+    # Public facts the observation does not encode; they let ``sample_state`` rebuild the
+    # whole position from the view (everything but unseen cards and later rounds' seeds).
+    options: tuple[tuple[str, Any], ...]  # the match config, (name, value) pairs
+    start_player: int  # of this round
+    round_scores: tuple[tuple[int, ...], ...]  # per completed round, per seat
+    went_out: tuple[int | None, ...]  # per completed round: who went out (None: blocked)
+    turns_started: tuple[int, ...]  # per seat, its turns begun this round
+    discard_counts: tuple[int, ...]  # per seat, cards it discarded (A / K) this round
+    reveal_discards: tuple[int, ...]  # per seat, of those, the ones after its latest reveal
 
     def legal_action_mask(self) -> np.ndarray:
         return self.mask.copy()
@@ -234,6 +251,9 @@ class State(BaseState):
         self.start_player = 0
         self.reveals: list[list[int]] = [[] for _ in range(n)]
         self.reveal_marks = [0] * n
+        # Per seat, its discard count at its latest reveal: a revealed card it no longer
+        # holds and did not play can only be among the discards made after the reveal.
+        self.reveal_discard_marks = [0] * n
         self.turns_started = [0] * n
 
     # -- the contract ---------------------------------------------------------------------
@@ -289,6 +309,7 @@ class State(BaseState):
         other.own_discards = [list(d) for d in self.own_discards]
         other.reveals = [list(r) for r in self.reveals]
         other.reveal_marks = list(self.reveal_marks)
+        other.reveal_discard_marks = list(self.reveal_discard_marks)
         other.turns_started = list(self.turns_started)
         return other
 
@@ -317,6 +338,15 @@ class State(BaseState):
             ),
             match_totals=tuple(int(s) for s in self.scores()),
             mask=mask,
+            options=tuple(self.config.items()),
+            start_player=self.start_player,
+            round_scores=tuple(tuple(r) for r in self.round_scores),
+            went_out=tuple(self.went_out),
+            turns_started=tuple(self.turns_started),
+            discard_counts=tuple(len(d) for d in self.own_discards),
+            reveal_discards=tuple(
+                len(d) - mark for d, mark in zip(self.own_discards, self.reveal_discard_marks)
+            ),
         )
 
     def describe_action(self, action: int) -> str:
@@ -472,6 +502,7 @@ class State(BaseState):
     def _reveal(self, seat: int, cards: list[int]) -> None:
         self.reveals[seat] = list(cards)
         self.reveal_marks[seat] = self.turns_started[seat]
+        self.reveal_discard_marks[seat] = len(self.own_discards[seat])
 
     def _end_turn(self) -> None:
         """End of the turn player's turn (spec §4.6): refill, blocked check, pass."""
@@ -558,6 +589,7 @@ class State(BaseState):
             "start_player": self.start_player,
             "reveals": self.reveals,
             "reveal_marks": self.reveal_marks,
+            "reveal_discard_marks": self.reveal_discard_marks,
             "turns_started": self.turns_started,
         }
 
@@ -584,6 +616,8 @@ class State(BaseState):
             state.start_player = int(data["start_player"])
             state.reveals = [list(map(int, r)) for r in data["reveals"]]
             state.reveal_marks = list(map(int, data["reveal_marks"]))
+            # Older snapshots lack it: 0 counts every discard of the round as after the reveal.
+            state.reveal_discard_marks = list(map(int, data.get("reveal_discard_marks", [0] * n)))
             state.turns_started = list(map(int, data["turns_started"]))
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, InvalidStateError):
@@ -594,6 +628,11 @@ class State(BaseState):
             raise InvalidStateError(f"unknown phase {state.phase!r}; known: {known}")
         if state.value is not None and state.value not in range(2, 13):
             raise InvalidStateError(f"value {state.value!r} is not in 2..12 or None")
+        marks, discards = state.reveal_discard_marks, state.own_discards
+        if len(marks) != n or not all(0 <= m <= len(d) for m, d in zip(marks, discards)):
+            raise InvalidStateError(
+                f"reveal_discard_marks {marks!r}: one per seat, each 0 to that seat's discards"
+            )
         state._check_cards()
         return state
 
