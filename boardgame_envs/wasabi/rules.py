@@ -158,6 +158,7 @@ PHASES = (
     REFILL_RECIPE,
 )
 PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+_SETUP = frozenset((GIFT_PICK, DRAFT_PICK))
 
 #: Decisions of one turn at most: Step 1 <= 5 (e.g. Spicy! before: D3 D5 D4 D5 D4),
 #: <= 3 completions (a menu holds 3 recipes) each with a pick and a discard (6),
@@ -350,6 +351,20 @@ class WasabiRules(BaseRules):
     def from_dict(self, data: dict[str, Any]) -> State:
         return State.from_dict(self, data)
 
+    def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
+        """A determinization of ``view`` (see :mod:`.sample`)."""
+        if not isinstance(view, View):
+            raise TypeError(f"not a {self.name} view: {type(view).__name__}")
+        return self._sampler(self, view, rng)
+
+    @functools.cached_property
+    def _sampler(self) -> Any:
+        """``sample.sample_state``, imported on first use (``sample`` imports this module;
+        an import statement in ``sample_state`` would cost about 2 µs a call)."""
+        from boardgame_envs.wasabi.sample import sample_state
+
+        return sample_state
+
     def position(
         self,
         num_players: int,
@@ -447,7 +462,9 @@ class View(PlayerView):
     """What ``seat`` knows (spec §7): everything but the deck order, the contents of the
     other players' recipes, and (under ``hide_opponent_hands``) their tiles and cards.
 
-    Seats are absolute here; the encoding makes them relative to ``seat``.
+    Seats are absolute here; the encoding makes them relative to ``seat``. The fields after
+    ``mask`` are public facts the encoding does not use; they are there so that a full
+    state can be rebuilt from a view (``sample.py``).
     """
 
     rules: WasabiRules
@@ -488,6 +505,15 @@ class View(PlayerView):
     picks: int
     winner: int | None
     mask: np.ndarray  # read-only (shared with the state's memo)
+    new_card: int | None  # the card just picked when its discard is due (D14)
+    tiles_held: tuple[int, ...]  # per seat: tiles in hand (public even when hidden)
+    cards_held: tuple[int, ...]  # per seat: action cards in hand (likewise)
+    #: During the setup (GIFT_PICK, DRAFT_PICK): the left neighbour's tiles per kind,
+    #: which are exactly what this seat gave it so far (spec §3.2); None afterwards.
+    gift_given: tuple[int, ...] | None
+    gift_excludes_maki: bool
+    hide_opponent_hands: bool
+    start_player_option: str | int  # the start_player option: "random" or a seat
 
     def legal_action_mask(self) -> np.ndarray:
         return self.mask.copy()
@@ -536,6 +562,7 @@ class State(BaseState):
         self.gift: tuple[int, ...] = ()
         self._reset_turn()
         self._derived: tuple = ()  # memo of view fields derived from the tuples, see view
+        self._held_memo: tuple = ()  # likewise for the hand sizes, see _held
 
     def _reset_turn(self) -> None:
         """The context of one turn (spec §2.7)."""
@@ -694,7 +721,26 @@ class State(BaseState):
             self.picks,
             self.winner,
             mask,
+            self.new_card,
+            *self._held(),  # tiles_held, cards_held
+            self.tiles[(seat + 1) % self.num_players] if self.phase in _SETUP else None,
+            config["gift_excludes_maki"],
+            config["hide_opponent_hands"],
+            config["start_player"],
         )
+
+    def _held(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(tiles, cards) held per seat for the views, memoised like ``_derived_fields``."""
+        memo = self._held_memo
+        tiles, cards = self.tiles, self.cards
+        if not memo or memo[0] is not tiles or memo[1] is not cards:
+            memo = self._held_memo = (
+                tiles,
+                cards,
+                tuple([sum(t) for t in tiles]),
+                tuple([sum(c) for c in cards]),
+            )
+        return memo[2], memo[3]
 
     def _derived_fields(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
         """(menu lengths, scores) of every seat for the views: recomputed only when the
