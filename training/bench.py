@@ -1,4 +1,6 @@
-"""Speed of every game: random legal play through the AEC env and the engine alone.
+"""Speed of every game: random legal play through the AEC env and the engine alone, and
+(two players) what a search agent spends its time on: full playouts from a position (clone,
+then random play to the end) and determinizations (``rules.sample_state`` of a view).
 
 The yardstick is PettingZoo's ``connect_four_v3.raw_env()``, measured in the same process
 the same way (observation and mask every step). Rates are steps per second of *CPU time*
@@ -20,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from boardgame_envs.registry import GAMES, game_info, raw_env
-from training.cli_args import parse_args
+from training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
 CLOCK_EVERY = 200  # steps between clock reads: reading the CPU clock is slow on some VMs
 
@@ -37,6 +39,9 @@ class Args:
     """seed of the random play"""
     out: str = "bench_results/bench.json"
     """JSON file for the results ("" = print only)"""
+
+    def __post_init__(self) -> None:
+        check_fields(self, {"seconds": POSITIVE, "repeats": at_least(1), "seed": at_least(0)})
 
 
 def random_play_aec(env, seconds: float, seed: int) -> float:
@@ -72,6 +77,46 @@ def random_play_engine(rules, num_players: int, seconds: float, seed: int) -> fl
     return steps / (time.process_time() - start)
 
 
+def search_positions(rules, count: int, seed: int) -> list:
+    """Two-player positions a quarter and halfway into seeded random games."""
+    rng = np.random.default_rng(seed)
+    found = []
+    for g in range(count):
+        states, state = [], rules.new_state(2, seed=seed + g)
+        while not state.is_terminal():
+            states.append(state.clone())
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        found += [states[len(states) // 4], states[len(states) // 2]]
+    return found
+
+
+def playouts_rate(positions: list, seconds: float, seed: int) -> float:
+    """Playouts/s: clone a position, then uniformly random legal play to the end."""
+    rng = np.random.default_rng(seed)
+    done = 0
+    start = time.process_time()
+    while done < 5 or time.process_time() - start < seconds:
+        state = positions[done % len(positions)].clone()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        done += 1
+    return done / (time.process_time() - start)
+
+
+def determinizations_rate(rules, positions: list, seconds: float, seed: int) -> float:
+    """Determinizations/s: ``sample_state`` of the mover's view of each position."""
+    rng = np.random.default_rng(seed)
+    views = [p.view(p.current_player) for p in positions]
+    done = 0
+    start = time.process_time()
+    while done % CLOCK_EVERY or time.process_time() - start < seconds:
+        rules.sample_state(views[done % len(views)], rng)
+        done += 1
+    return done / (time.process_time() - start)
+
+
 def connect_four_rate(seconds: float, seed: int) -> float:
     import pettingzoo
 
@@ -93,26 +138,48 @@ def main(args: Args) -> dict:
                 aec.append(random_play_aec(raw_env(game, n), args.seconds, args.seed + r))
                 engine.append(random_play_engine(rules, n, args.seconds, args.seed + r))
             yardsticks.append(max(c4))
-            rows.append(
-                {
-                    "game": game,
-                    "num_players": n,
-                    "aec_steps_per_s": round(max(aec)),
-                    "engine_steps_per_s": round(max(engine)),
-                    "connect_four_steps_per_s": round(max(c4)),
-                    "ratio_to_connect_four": round(max(aec) / max(c4), 3),
-                }
-            )
+            row = {
+                "game": game,
+                "num_players": n,
+                "aec_steps_per_s": round(max(aec)),
+                "engine_steps_per_s": round(max(engine)),
+                "connect_four_steps_per_s": round(max(c4)),
+                "ratio_to_connect_four": round(max(aec) / max(c4), 3),
+            }
+            if n == 2:
+                positions = search_positions(rules, 4, args.seed)
+                row["playouts_per_s"] = round(
+                    max(
+                        playouts_rate(positions, args.seconds, args.seed + r)
+                        for r in range(args.repeats)
+                    ),
+                    1,
+                )
+                row["determinizations_per_s"] = round(
+                    max(
+                        determinizations_rate(rules, positions, args.seconds, args.seed + r)
+                        for r in range(args.repeats)
+                    )
+                )
+            rows.append(row)
     yardstick = max(yardsticks)
     print(
         f"connect_four_v3 raw_env: {yardstick:,.0f} steps/s of CPU time (best of "
         f"{len(yardsticks) * args.repeats} runs); ratios use the runs beside each game"
     )
-    print(f"{'game':<22}{'players':>8}{'AEC steps/s':>14}{'ratio':>8}{'engine steps/s':>16}")
+    print(
+        f"{'game':<22}{'players':>8}{'AEC steps/s':>14}{'ratio':>8}{'engine steps/s':>16}"
+        f"{'playouts/s':>12}{'determinizations/s':>20}"
+    )
     for row in rows:
+        search = (
+            f"{row['playouts_per_s']:>12,.1f}{row['determinizations_per_s']:>20,}"
+            if "playouts_per_s" in row
+            else ""
+        )
         print(
             f"{row['game']:<22}{row['num_players']:>8}{row['aec_steps_per_s']:>14,}"
-            f"{row['ratio_to_connect_four']:>8.2f}{row['engine_steps_per_s']:>16,}"
+            f"{row['ratio_to_connect_four']:>8.2f}{row['engine_steps_per_s']:>16,}{search}"
         )
     report = {
         "args": asdict(args),
