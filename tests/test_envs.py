@@ -31,7 +31,7 @@ def _quiet_api_warnings():
 
 @pytest.mark.parametrize("game, n", GAME_COUNTS)
 def test_pettingzoo_api_and_seed(game, n):
-    env = pettingzoo.make("aec", f"boardgame_envs/{game}-v0", num_players=n)
+    env = pettingzoo.make("aec", GAMES[game].pettingzoo_id, num_players=n)
     api_test(env, num_cycles=200)
     seed_test(lambda: boardgame_envs.make(game, num_players=n), num_cycles=200)
     api_test(boardgame_envs.raw_env(game, num_players=n, auto_resolve=True), num_cycles=200)

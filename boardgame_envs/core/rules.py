@@ -71,6 +71,43 @@ def is_positive_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
+def is_integer(value: Any) -> bool:
+    """A Python int or numpy integer, not a bool (``True`` is an int to Python)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def as_action(action: Any, action_size: int) -> int:
+    """``action`` as a plain int: the one check of an action's type, shared by the engine
+    and both envs.
+
+    Accepted: a Python int, a numpy integer, or a 0-d integer array (what
+    ``MaskablePPO.predict`` returns for one observation). Refused with
+    :class:`IllegalActionError` saying what was given: bools, floats, strings, None and
+    arrays of any other shape or dtype. The range is not checked here.
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action[()])
+    if is_integer(action):
+        return int(action)
+    if isinstance(action, np.ndarray):
+        given = f"an array of shape {action.shape} and dtype {action.dtype}"
+    else:
+        given = f"{action!r} of type {type(action).__name__}"
+    raise IllegalActionError(
+        f"action {given} is not an integer; actions are integers 0..{action_size - 1} "
+        "(a Python int, a numpy integer or a 0-d integer array)"
+    )
+
+
+def check_seed(seed: Any) -> int | None:
+    """A game seed: None (fresh entropy) or an integer >= 0, else InvalidConfigError."""
+    if seed is None:
+        return None
+    if not is_integer(seed) or seed < 0:
+        raise InvalidConfigError(f"seed={seed!r} is not allowed; allowed: None or an int >= 0")
+    return int(seed)
+
+
 class Rules(abc.ABC):
     """Static description of a game and the factory of its states."""
 
@@ -149,15 +186,11 @@ class Rules(abc.ABC):
 
     def new_state(self, num_players: int, seed: int | None = None, **options: Any) -> State:
         """A new game for ``num_players`` seats; ``seed`` fixes every random event."""
-        self.check_num_players(num_players)
-        return self._new_state(num_players, seed, self.make_config(options))
+        num_players = self.check_num_players(num_players)
+        return self._new_state(num_players, check_seed(seed), self.make_config(options))
 
     def check_num_players(self, num_players: Any) -> int:
-        if (
-            not isinstance(num_players, (int, np.integer))
-            or isinstance(num_players, bool)
-            or not self.min_players <= num_players <= self.max_players
-        ):
+        if not is_integer(num_players) or not self.min_players <= num_players <= self.max_players:
             raise InvalidConfigError(
                 f"{self.name}: num_players={num_players!r} is not allowed; "
                 f"allowed: {self.min_players} to {self.max_players}"
@@ -287,11 +320,7 @@ class State(abc.ABC):
         Raises :class:`IllegalActionError` naming the action, the phase and the legal
         actions, and leaves the state unchanged, when the action is not legal now.
         """
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(
-                f"action {action!r} is not an integer; actions are 0..{self.rules.action_size - 1}"
-            )
-        action = int(action)
+        action = as_action(action, self.rules.action_size)
         if self.is_terminal():
             raise IllegalActionError(f"action {action} is not legal: the game is over")
         if not 0 <= action < self.rules.action_size:
@@ -307,6 +336,17 @@ class State(abc.ABC):
             )
         self._mask = None
         self._apply(action)
+
+    def _check_seat(self, seat: Any) -> int:
+        """``seat`` as an int if it is a seat of this game (``0..num_players-1``; numpy
+        integers accepted, bools refused), else :class:`InvalidConfigError`. Games call it
+        from ``view`` so that ``view(-1)`` or ``view(5)`` never answer for another seat."""
+        if not is_integer(seat) or not 0 <= seat < self.num_players:
+            raise InvalidConfigError(
+                f"seat={seat!r} is not allowed; allowed: an int 0 to {self.num_players - 1} "
+                f"({self.num_players} players)"
+            )
+        return int(seat)
 
     def _is_legal(self, action: int) -> bool:
         """Whether an in-range action is legal now; games may answer without a full mask."""

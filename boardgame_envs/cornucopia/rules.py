@@ -33,13 +33,19 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
-from boardgame_envs.core.rules import InvalidConfigError, InvalidStateError, Option, PlayerView
+from boardgame_envs.core.rules import (
+    InvalidConfigError,
+    InvalidStateError,
+    Option,
+    PlayerView,
+    is_integer,
+)
 from boardgame_envs.core.rules import Rules as BaseRules
 from boardgame_envs.core.rules import State as BaseState
 from boardgame_envs.cornucopia.data import (
@@ -52,6 +58,7 @@ from boardgame_envs.cornucopia.data import (
     COMPLETION_NAMES,
     COPIES_PER_TYPE,
     CROP_LETTERS,
+    DECK_AFTER_SETUP,
     DIFFERENT,
     MAX_RED_DECLARED,
     MAX_TURNS,
@@ -269,7 +276,10 @@ class CornucopiaRules(BaseRules):
     """Cornucopia for 2-5 players."""
 
     name = "cornucopia"
-    version = 0
+    #: Version history (env ids ``cornucopia-v<N>``): 0, the first release; 1, a finished
+    #: game keeps no turn context (``k``, red used, bettors), so the final observation's
+    #: ``k`` is 0, and snapshots are checked in full on loading.
+    version = 1
     min_players = 2
     max_players = 5
     action_size = NUM_ACTIONS
@@ -356,6 +366,10 @@ class CornucopiaRules(BaseRules):
                 state.won[seat][number - 1] += 1
         state.stacks = list(stacks)
         state.exhaustions = exhaustions
+        # As in a dealt game: the setup shuffle and one per exhaustion; the end is pending
+        # once the deck has run out twice.
+        state.shuffles = 1 + exhaustions
+        state.end_pending = exhaustions >= 2
         state.start_player = turn_player
         state._begin_turn(turn_player)
         state._check()
@@ -532,6 +546,7 @@ class State(BaseState):
         return other
 
     def view(self, seat: int) -> View:
+        seat = self._check_seat(seat)
         current = self.current_player
         mask = self.legal_action_mask() if seat == current else np.zeros(NUM_ACTIONS, dtype=bool)
         revealed = self.bets_revealed
@@ -826,7 +841,16 @@ class State(BaseState):
         self.phase = DECLARE if self.variant else BID
 
     def _game_over(self, reason: str) -> None:
+        """The end: no turn context survives it (no bid, placements, red used, bettors)."""
+        self.bid = None
+        self.placed = 0
+        self.red_used = False
         self.declared = 0
+        self.pending = None
+        self.bet_order = []
+        self.bet_index = 0
+        self.bets = [None] * self.num_players
+        self.bets_revealed = False
         self.phase = GAME_OVER
         self.end_reason = reason
         self.log.append(f"game over: {reason}")
@@ -896,22 +920,23 @@ class State(BaseState):
 
     # -- snapshots ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-compatible copy: no list or dict of the snapshot is one of the state's."""
         return {
             "game": self.rules.name,
             "version": self.rules.version,
             "num_players": self.num_players,
-            "config": self.config,
+            "config": dict(self.config),
             "seed": self.seed,
             "shuffles": self.shuffles,
-            "deck": self.deck,
-            "discard": self.discard,
-            "baskets": self.baskets,
+            "deck": self.deck.copy(),
+            "discard": self.discard.copy(),
+            "baskets": [b.copy() for b in self.baskets],
             "exhaustions": self.exhaustions,
             "end_pending": self.end_pending,
-            "stacks": self.stacks,
-            "won": self.won,
-            "chips": self.chips,
-            "bank": self.bank,
+            "stacks": self.stacks.copy(),
+            "won": [w.copy() for w in self.won],
+            "chips": [c.copy() for c in self.chips],
+            "bank": self.bank.copy(),
             "start_player": self.start_player,
             "turn_player": self.turn_player,
             "turn": self.turn,
@@ -921,118 +946,298 @@ class State(BaseState):
             "red_used": self.red_used,
             "declared": self.declared,
             "pending": self.pending,
-            "bet_order": self.bet_order,
+            "bet_order": self.bet_order.copy(),
             "bet_index": self.bet_index,
-            "bets": self.bets,
+            "bets": [None if b is None else b.copy() for b in self.bets],
             "bets_revealed": self.bets_revealed,
             "end_reason": self.end_reason,
-            "log": self.log,
-            "last_log": self.last_log,
+            "log": self.log.copy(),
+            "last_log": self.last_log.copy(),
         }
 
     @classmethod
     def from_dict(cls, rules: CornucopiaRules, data: dict[str, Any]) -> State:
-        def ints(values: Any) -> list[int]:
-            return [_int(v) for v in values]
-
+        """Rebuild a state from :meth:`to_dict`, refusing any snapshot that is not a
+        position play can continue from: JSON types exactly (no coercion; a bool is not an
+        int), the version, then ranges, conservation and the phase context (:meth:`_check`).
+        Errors name the field."""
+        name = rules.name
+        if not isinstance(data, dict):
+            raise InvalidStateError(
+                f"a {name} snapshot is a dict (JSON object), not {type(data).__name__}"
+            )
+        missing = [key for key in SNAPSHOT_FIELDS if key not in data]
+        unknown = sorted(repr(key) for key in data if key not in SNAPSHOT_FIELDS)
+        if missing or unknown:
+            raise InvalidStateError(
+                f"not a {name} snapshot: "
+                + "; ".join(
+                    ([f"missing field(s) {', '.join(missing)}"] if missing else [])
+                    + ([f"unknown field(s) {', '.join(unknown)}"] if unknown else [])
+                )
+            )
+        read = _Reader(name, data)
+        if data["game"] != name:
+            read.fail("game", f"snapshot is of game {data['game']!r}, not {name!r}")
+        version = read.integer("version")
+        if version != rules.version:
+            read.fail("version", f"is {version}; this is {name} version {rules.version}")
+        n = read.integer("num_players")
         try:
-            if data["game"] != rules.name:
-                raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
-            n = rules.check_num_players(data["num_players"])
-            seed = data["seed"]
-            if not _is_seed(seed):
-                raise InvalidStateError(f"seed {seed!r} is not an int >= 0")
-            state = cls(rules, n, rules.make_config(data["config"]), int(seed))
-            state.shuffles = _int(data["shuffles"])
-            state.deck = ints(data["deck"])
-            state.discard = ints(data["discard"])
-            state.baskets = [ints(b) for b in data["baskets"]]
-            state.exhaustions = _int(data["exhaustions"])
-            state.end_pending = _bool(data["end_pending"])
-            state.stacks = ints(data["stacks"])
-            state.won = [ints(w) for w in data["won"]]
-            state.chips = [ints(c) for c in data["chips"]]
-            state.bank = ints(data["bank"])
-            state.start_player = _int(data["start_player"])
-            state.turn_player = _int(data["turn_player"])
-            state.turn = _int(data["turn"])
-            state.phase = data["phase"]
-            state.bid = None if data["bid"] is None else _int(data["bid"])
-            state.placed = _int(data["placed"])
-            state.red_used = _bool(data["red_used"])
-            state.declared = _int(data["declared"])
-            state.pending = None if data["pending"] is None else _int(data["pending"])
-            state.bet_order = ints(data["bet_order"])
-            state.bet_index = _int(data["bet_index"])
-            state.bets = [None if b is None else ints(b) for b in data["bets"]]
-            state.bets_revealed = _bool(data["bets_revealed"])
-            state.end_reason = data["end_reason"]
-            state.log = [str(line) for line in data["log"]]
-            state.last_log = [str(line) for line in data["last_log"]]
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, InvalidStateError):
-                raise
-            raise InvalidStateError(f"not a {rules.name} snapshot: {error!r}") from error
+            n = rules.check_num_players(n)
+        except InvalidConfigError as error:
+            read.fail("num_players", str(error))
+        config = data["config"]
+        if not isinstance(config, dict):
+            read.fail("config", f"is {config!r}, not a dict of options")
+        try:
+            config = rules.make_config(config)
+        except InvalidConfigError as error:
+            read.fail("config", str(error))
+        seed = read.integer("seed")
+        if seed < 0:
+            read.fail("seed", f"is {seed}, not an int >= 0")
+        state = cls(rules, n, config, seed)
+        state.shuffles = read.integer("shuffles")
+        state.deck = read.integers("deck")
+        state.discard = read.integers("discard")
+        state.baskets = read.rows("baskets", NUM_BASKETS)
+        state.exhaustions = read.integer("exhaustions")
+        state.end_pending = read.boolean("end_pending")
+        state.stacks = read.integers("stacks", len(BID_NUMBERS))
+        state.won = read.rows("won", n, len(BID_NUMBERS))
+        state.chips = read.rows("chips", n, 3)
+        state.bank = read.integers("bank", 3)
+        state.start_player = read.integer("start_player")
+        state.turn_player = read.integer("turn_player")
+        state.turn = read.integer("turn")
+        state.phase = read.string("phase")
+        state.bid = read.integer("bid", nullable=True)
+        state.placed = read.integer("placed")
+        state.red_used = read.boolean("red_used")
+        state.declared = read.integer("declared")
+        state.pending = read.integer("pending", nullable=True)
+        state.bet_order = read.integers("bet_order")
+        state.bet_index = read.integer("bet_index")
+        state.bets = read.rows("bets", n, 2, nullable=True)
+        state.bets_revealed = read.boolean("bets_revealed")
+        state.end_reason = read.string("end_reason", nullable=True)
+        state.log = read.strings("log")
+        state.last_log = read.strings("last_log")
         state._check()
         return state
 
     def _check(self) -> None:
-        """Raise InvalidStateError unless the position is consistent (used on snapshots)."""
+        """Raise InvalidStateError, naming the field, unless this is a position play can
+        continue from (snapshots and built positions): ranges, conservation of cards, bid
+        cards and chips, and what the current phase needs and forbids."""
         n = self.num_players
 
-        def fail(message: str) -> None:
-            raise InvalidStateError(f"invalid {self.rules.name} snapshot: {message}")
+        def fail(field: str, message: str) -> None:
+            raise InvalidStateError(f"invalid {self.rules.name} snapshot: {field}: {message}")
 
-        if self.phase not in (*PHASES, GAME_OVER):
-            fail(f"unknown phase {self.phase!r}; known: {', '.join((*PHASES, GAME_OVER))}")
+        phase = self.phase
+        if phase not in (*PHASES, GAME_OVER):
+            fail("phase", f"unknown phase {phase!r}; known: {', '.join((*PHASES, GAME_OVER))}")
+        if phase == DECLARE and not self.variant:
+            fail("phase", "DECLARE happens only with variant_red3")
+        live = phase != GAME_OVER
+
+        # Crop cards (§2.1, §2.7): 66, 11 per type; 5 legal baskets of 2-4 cards, W* in B4.
+        for field, cards in (
+            ("deck", self.deck),
+            ("discard", self.discard),
+            ("baskets", [c for b in self.baskets for c in b]),
+            ("pending", [] if self.pending is None else [self.pending]),
+        ):
+            if any(not 0 <= c < NUM_TYPES for c in cards):
+                fail(field, f"a crop type is outside 0..{NUM_TYPES - 1}")
         cards = self.card_zones()
-        if any(not 0 <= c < NUM_TYPES for c in cards):
-            fail(f"a crop type is outside 0..{NUM_TYPES - 1}")
         counts = [cards.count(t) for t in range(NUM_TYPES)]
         if counts != [COPIES_PER_TYPE] * NUM_TYPES:
-            fail(f"crop cards per type are {counts}, not {COPIES_PER_TYPE} of each (66 cards)")
+            fail(
+                "deck, discard, baskets, pending",
+                f"crop cards per type are {counts}, not {COPIES_PER_TYPE} of each (66 cards)",
+            )
         if len(self.baskets) != NUM_BASKETS or not self.baskets[SAME_BASKET][:1] == [WILD]:
-            fail("there must be 5 baskets and B4 must start with its W*")
+            fail("baskets", "there must be 5 baskets and B4 must start with its W*")
         for j, basket in enumerate(self.baskets):
             if not is_valid_basket(basket, j == SAME_BASKET) or len(basket) >= BASKET_CAPACITY:
-                fail(f"basket B{j} {basket} is not a legal incomplete basket")
+                fail("baskets", f"basket B{j} {basket} is not a legal incomplete basket")
+            if len(basket) < SOWN_SIZE:
+                fail("baskets", f"basket B{j} {basket} holds fewer than {SOWN_SIZE} cards")
+        if not self.deck:
+            # The deck is refilled the moment its last card is drawn (§4.4.2), from a
+            # discard pile of at least 45 cards.
+            fail("deck", "the deck is empty")
+
+        # Deck exhaustions (§4.4.2): at most two; the end is pending after the second.
+        if not 0 <= self.exhaustions <= 2:
+            fail("exhaustions", f"is {self.exhaustions}, not 0, 1 or 2")
+        if self.end_pending != (self.exhaustions == 2):
+            fail(
+                "end_pending",
+                f"must be {self.exhaustions == 2} after {self.exhaustions} exhaustion(s)",
+            )
+        if self.shuffles != 1 + self.exhaustions:
+            fail(
+                "shuffles",
+                f"is {self.shuffles}: the setup shuffle and one per exhaustion "
+                f"make {1 + self.exhaustions}",
+            )
+
+        # Bid cards (§2.3): 30 across stacks, hands and the pending bid.
+        if self.bid is not None and not 1 <= self.bid <= 6:
+            fail("bid", f"{self.bid} is not a number 1..6")
+        if len(self.stacks) != 6 or min(self.stacks) < 0:
+            fail("stacks", "needs 6 card counts >= 0, for bid numbers 1..6")
+        if len(self.won) != n or any(len(w) != 6 or min(w) < 0 for w in self.won):
+            fail("won", "needs one list of 6 card counts >= 0 per seat")
+        for i, copies in enumerate(BID_COPIES):
+            held = self.stacks[i] + sum(w[i] for w in self.won) + (self.bid == i + 1)
+            if held != copies:
+                fail("stacks", f"bid cards {i + 1}: {held} in stacks, hands and play, not {copies}")
+        empty = sum(1 for i, cards in enumerate(self.stacks) if cards + (self.bid == i + 1) == 0)
+
+        # Seats and chips.
+        if len(self.chips) != n or any(len(c) != 3 or min(c) < 0 for c in self.chips):
+            fail("chips", "must be one (yellow, blue, red) of non-negative counts per seat")
+        if len(self.bank) != 3:
+            fail("bank", "needs one balance per chip colour")
+        for field in ("turn_player", "start_player"):
+            if not 0 <= getattr(self, field) < n:
+                fail(field, f"is {getattr(self, field)}, not a seat 0..{n - 1}")
+        t = self.turn_player
+        if not 1 <= self.turn <= MAX_TURNS:
+            fail("turn", f"is {self.turn}, not 1..{MAX_TURNS} (§6.1)")
+        if (self.start_player + self.turn - 1) % n != t:
+            fail(
+                "turn",
+                f"turn {self.turn} from start player {self.start_player} is seat "
+                f"{(self.start_player + self.turn - 1) % n}'s, not turn player {t}'s",
+            )
+
+        # The phase context (§4.1): what the current decision needs, and nothing else.
+        needs_bid = phase in (BET, CARD)
+        if needs_bid != (self.bid is not None):
+            fail("bid", f"phase {phase} {'needs' if needs_bid else 'has no'} pending bid")
+        if (phase == CARD) != (self.pending is not None):
+            fail("pending", "a drawn card is pending exactly in phase CARD")
+        if phase == CARD and not 0 <= self.placed < self.bid:
+            fail(
+                "placed",
+                f"is {self.placed}; bid {self.bid} allows 0..{self.bid - 1} before the turn ends",
+            )
+        if phase != CARD and self.placed != 0:
+            fail("placed", f"is {self.placed}; cards are placed only in phase CARD")
+        if self.red_used and (self.variant or phase != CARD):
+            fail("red_used", "a red chip is spent only by a REDRAW (base game, phase CARD)")
+        if not 0 <= self.declared <= MAX_RED_DECLARED:
+            fail("declared", f"is {self.declared}, not 0..{MAX_RED_DECLARED}")
+        if self.declared and (not self.variant or phase in (DECLARE, GAME_OVER)):
+            fail("declared", "declared red chips exist only with variant_red3, after DECLARE")
+        if self.bets_revealed != (phase == CARD):
+            fail("bets_revealed", "bets are revealed exactly in phase CARD")
+        self._check_bets(fail)
+        self._check_turn_bound(fail)
+        chips = self.chip_totals()
+        expected = [n * START_CHIPS[colour] for colour in range(3)]
+        if chips != expected:
+            fail(
+                "bank",
+                f"chips in hands, on bet cards and the bank total {chips}, "
+                f"not {expected} (the start chips of {n} players)",
+            )
+
+        # How the game ended (§6.1).
+        if live:
+            if self.end_reason is not None:
+                fail("end_reason", f"is {self.end_reason!r} while the game goes on")
+            if empty >= 3:
+                fail("stacks", f"{empty} bid stacks are empty: the game would be over")
+        elif self.end_reason == END_DECK:
+            if not self.end_pending:
+                fail("end_reason", "the deck ran out twice, but end_pending is not set")
+            if empty >= 3:
+                fail("end_reason", f"{empty} bid stacks are empty: the game ended by them")
+        elif self.end_reason == END_STACKS:
+            if empty < 3:
+                fail("end_reason", f"only {empty} bid stacks are empty, not 3")
+        else:
+            fail(
+                "end_reason",
+                f"is {self.end_reason!r}; a game with all 66 crop cards ends "
+                f"by {END_DECK!r} or {END_STACKS!r}",
+            )
         self._refresh_fits()
         self._refresh_counts()
         self._legal = None
         self._mask = None
-        if len(self.stacks) != 6 or any(len(w) != 6 for w in self.won) or len(self.won) != n:
-            fail("stacks and won bid cards need 6 numbers (and one list per seat)")
-        for i, copies in enumerate(BID_COPIES):
-            held = self.stacks[i] + sum(w[i] for w in self.won) + (self.bid == i + 1)
-            if held != copies or min(self.stacks[i], *(w[i] for w in self.won)) < 0:
-                fail(f"bid cards {i + 1}: {held} in stacks, hands and play, not {copies}")
-        if len(self.chips) != n or any(len(c) != 3 or min(c) < 0 for c in self.chips):
-            fail("chips must be one (yellow, blue, red) of non-negative counts per seat")
-        if len(self.bank) != 3:
-            fail("the bank balance needs one entry per chip colour")
-        if not 0 <= self.turn_player < n or not 0 <= self.start_player < n:
-            fail(f"turn player and start player must be seats 0..{n - 1}")
-        if len(self.bets) != n or any(
+
+    def _check_turn_bound(self, fail: Callable[[str, str], None]) -> None:
+        """``turn`` against the cards drawn: every turn draws a card, so the game ends
+        within 121 turns (§6.1); a snapshot must not claim more turns than draws allow."""
+        drew = self.phase in (CARD, GAME_OVER)  # the current turn has drawn its first card
+        deck = len(self.deck)
+        if self.exhaustions == 0 and self.turn - 1 + drew > DECK_AFTER_SETUP - deck:
+            fail(
+                "turn",
+                f"turn {self.turn} with {deck} cards still in the first deck: "
+                f"only {DECK_AFTER_SETUP - deck} have been drawn",
+            )
+        if self.phase != GAME_OVER and self.exhaustions == 1:
+            # The turns still to come draw at most the cards left before the last exhaustion.
+            last = self.turn + deck - 1 + drew
+            if last > MAX_TURNS:
+                fail(
+                    "turn",
+                    f"turn {self.turn} with {deck} cards left before the deck runs "
+                    f"out twice could reach turn {last}, beyond {MAX_TURNS}",
+                )
+
+    def _check_bets(self, fail: Callable[[str, str], None]) -> None:
+        """Bettors, bet order and bets against the phase (§4.3 DP-2, REVEAL)."""
+        n, t, phase = self.num_players, self.turn_player, self.phase
+        if any(
             b is not None and (len(b) != 2 or b[0] not in (YES, NO) or b[1] not in STAKES)
             for b in self.bets
         ):
-            fail("bets must be null or [side 0/1, stake 1..3] per seat")
-        if self.bet_order and (
-            any(not 0 <= s < n or s == self.turn_player for s in self.bet_order)
-            or not 0 <= self.bet_index <= len(self.bet_order)
-        ):
-            fail("bet order must list other seats, and its index lie within it")
-        live = self.phase != GAME_OVER
-        if live and self.phase == BET and self.bet_index >= len(self.bet_order):
-            fail("phase BET with no bettor left")
-        if live and (self.phase == CARD) != (self.pending is not None):
-            fail("a drawn card is pending exactly in phase CARD")
-        if live and self.phase in (BET, CARD) and self.bid is None:
-            fail(f"phase {self.phase} needs a pending bid")
-        if self.bid is not None and not 1 <= self.bid <= 6:
-            fail(f"bid {self.bid} is not a number 1..6")
-        if not 0 <= self.declared <= MAX_RED_DECLARED or (self.declared and not self.variant):
-            fail("declared red chips must be 0..3, and 0 without variant_red3")
+            fail("bets", "bets must be null or [side 0/1, stake 1..3] per seat")
+        order = self.bet_order
+        if any(not 0 <= s < n for s in order):
+            fail("bet_order", f"{order} lists a seat outside 0..{n - 1}")
+        clockwise = [(t + i) % n for i in range(1, n)]
+        betting = [s for s, b in enumerate(self.bets) if b is not None]
+        if phase == BET:
+            eligible = [s for s in clockwise if _funds(self.chips[s]) >= 1]
+            if order != eligible:
+                fail(
+                    "bet_order",
+                    f"is {order}; the seats able to bet, clockwise from the "
+                    f"turn player's left, are {eligible}",
+                )
+            if not 0 <= self.bet_index < len(order):
+                fail("bet_index", f"is {self.bet_index}: phase BET with no bettor left")
+            if betting != sorted(order[: self.bet_index]):
+                fail(
+                    "bets", f"the seats that have bet are {order[: self.bet_index]}, not {betting}"
+                )
+            for s in betting:
+                if self.bets[s][1] > _funds(self.chips[s]):
+                    fail("bets", f"seat {s}'s stake {self.bets[s][1]} exceeds its funds")
+        elif phase == CARD:
+            if order != [s for s in clockwise if s in order] or len(set(order)) != len(order):
+                fail("bet_order", f"{order} is not other seats in clockwise order from {t}'s left")
+            if self.bet_index != len(order):
+                fail("bet_index", f"is {self.bet_index}; after REVEAL it is {len(order)}")
+            if betting != sorted(order):
+                fail("bets", f"the bettors {order} hold the revealed bets, not seats {betting}")
+            for s in clockwise:
+                if s not in order and _funds(self.chips[s]) >= 1:
+                    fail("bet_order", f"seat {s} could fund a stake but did not bet")
+        else:
+            if order or self.bet_index or betting:
+                fail("bet_order", f"phase {phase} has no bettors, bet index or bets")
 
     def card_zones(self) -> list[int]:
         """Every crop card (W* included) in some zone: 66 in all, 11 of each type."""
@@ -1057,13 +1262,78 @@ class State(BaseState):
         )
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{value!r} is not an integer")
-    return value
+#: The fields of a snapshot, in :meth:`State.to_dict`'s order.
+SNAPSHOT_FIELDS = (
+    "game", "version", "num_players", "config", "seed", "shuffles", "deck", "discard",
+    "baskets", "exhaustions", "end_pending", "stacks", "won", "chips", "bank",
+    "start_player", "turn_player", "turn", "phase", "bid", "placed", "red_used",
+    "declared", "pending", "bet_order", "bet_index", "bets", "bets_revealed",
+    "end_reason", "log", "last_log",
+)  # fmt: skip
 
 
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{value!r} is not true or false")
-    return value
+def _funds(chips: Sequence[int]) -> int:
+    """Blue a seat can stake: its blue plus three per yellow (§4.3 DP-2)."""
+    return chips[BLUE] + BLUE_PER_YELLOW * chips[YELLOW]
+
+
+class _Reader:
+    """Reads the fields of a snapshot, each of exactly its JSON type (no coercion: ``8.7``
+    or ``true`` where an int is due is refused). Ranges are :meth:`State._check`'s job."""
+
+    def __init__(self, game: str, data: dict[str, Any]) -> None:
+        self.game = game
+        self.data = data
+
+    def fail(self, field: str, message: str) -> NoReturn:
+        raise InvalidStateError(f"invalid {self.game} snapshot: {field}: {message}")
+
+    def integer(self, field: str, nullable: bool = False) -> Any:
+        value = self.data[field]
+        if not (is_integer(value) or (nullable and value is None)):
+            self.fail(field, f"is {value!r}, not an integer" + (" or null" if nullable else ""))
+        return None if value is None else int(value)
+
+    def boolean(self, field: str) -> bool:
+        value = self.data[field]
+        if not isinstance(value, bool):
+            self.fail(field, f"is {value!r}, not true or false")
+        return value
+
+    def string(self, field: str, nullable: bool = False) -> Any:
+        value = self.data[field]
+        if not (isinstance(value, str) or (nullable and value is None)):
+            self.fail(field, f"is {value!r}, not a string" + (" or null" if nullable else ""))
+        return value
+
+    def integers(self, field: str, length: int | None = None) -> list[int]:
+        return self._integers(field, self.data[field], length)
+
+    def rows(
+        self, field: str, length: int, inner: int | None = None, nullable: bool = False
+    ) -> list[Any]:
+        """A list of ``length`` integer lists (of ``inner`` entries each), or nulls."""
+        rows = self._list(field, self.data[field], length)
+        return [
+            None if nullable and row is None else self._integers(f"{field}[{i}]", row, inner)
+            for i, row in enumerate(rows)
+        ]
+
+    def strings(self, field: str) -> list[str]:
+        values = self._list(field, self.data[field], None)
+        if not all(isinstance(v, str) for v in values):
+            self.fail(field, "holds a line that is not a string")
+        return list(values)
+
+    def _list(self, field: str, value: Any, length: int | None) -> list[Any]:
+        if not isinstance(value, list):
+            self.fail(field, f"is {value!r}, not a list")
+        if length is not None and len(value) != length:
+            self.fail(field, f"has {len(value)} entries, not {length}")
+        return value
+
+    def _integers(self, field: str, value: Any, length: int | None) -> list[int]:
+        values = self._list(field, value, length)
+        if not all(is_integer(v) for v in values):
+            self.fail(field, f"{values!r} holds a value that is not an integer")
+        return [int(v) for v in values]

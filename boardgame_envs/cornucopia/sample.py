@@ -70,7 +70,7 @@ def sample_state(rules: CornucopiaRules, view: PlayerView, rng: np.random.Genera
         bet_index = sum(view.committed)
     else:
         # After REVEAL the bettors are the seats with a bet; before BID and once the game is
-        # over there are none (a finished game's last bettors are no longer shown).
+        # over there are none (a finished game keeps no turn context).
         order = [s for s in _clockwise(t, n) if bets[s] is not None]
         hidden = []
         bet_index = len(order)

@@ -22,7 +22,7 @@ plane  content
 15-20  reef on world edge d = 0..5 of this tile
 21     Haumea
 22     edge tile (a placed tile with an empty neighbour position)
-23     legal placement position (PLACE phase only)
+23     legal placement position (PLACE phase only; the same for every seat)
 24-27  canoe of relative seat 0 (self), 1, 2, 3
 =====  ===============================================================================
 
@@ -86,9 +86,9 @@ from boardgame_envs.tahiti.rules import (
     NUM_CELLS,
     PHASES,
     PLACE,
-    PLACE_BASE,
     View,
     cell_of,
+    placement_directions,
 )
 
 MAX_SEATS = 4
@@ -287,11 +287,9 @@ def encode(view: View) -> np.ndarray:
     canoes = view.canoes
     ones = [base + canoes[s] for base, s in zip(_CANOE_BASE, order)]
     haumea = view.haumea
-    if haumea >= 0 and view.phase == PLACE:
-        mask = view.mask
-        for d in range(6):
-            if mask[PLACE_BASE + 6 * d]:
-                ones.append(PLACEMENT_PLANE * NUM_CELLS + NEIGHBOURS[haumea][d])
+    if haumea >= 0 and view.phase == PLACE:  # public: the same for every seat
+        for d in placement_directions(view.cell_tile, haumea):
+            ones.append(PLACEMENT_PLANE * NUM_CELLS + NEIGHBOURS[haumea][d])
     ones += [
         _PHASE_INDEX[view.phase],
         PLAYER_COUNT + n - 2,

@@ -36,17 +36,26 @@ eligible island); what the rules make automatic (a bounty cube with 0 or 1 legal
 reef check, the fishing draw, the step ending when the paddles run out) is no decision.
 Chance (bag draws, stack and token order, favourites, first player) comes from the state's
 own seeded ``numpy`` generator.
+
+Version history (``Rules.version``, the ``-vN`` of the env ids ``boardgame_envs/tahiti-vN``):
+
+* v1: observation plane 23 (legal placement positions) is shown to every seat, not only to the
+  one placing; a finished state keeps no actions taken; snapshots are fully validated and
+  carry ``version: 1`` (a v0 snapshot is refused); ``max_rounds`` is at most 1,000,000.
+* v0: first release.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from boardgame_envs.core.rules import (
+    InvalidConfigError,
     InvalidStateError,
     Option,
     PlayerView,
@@ -79,6 +88,7 @@ from boardgame_envs.tahiti.data import (
     HOME,
     ISLAND_SLOTS,
     ISLANDS,
+    MAX_PADDLES,
     NUM_GOODS,
     NUM_ISLANDS,
     NUM_TILES,
@@ -155,17 +165,41 @@ CROP_SPACES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 )
 
 
+def placement_directions(cell_tile: Sequence[int], haumea: int) -> list[int]:
+    """The directions d from Haumea's cell whose position is a legal place for a tile (§4.1
+    D3): empty, with at least two placed neighbours. Public facts only (the board and
+    Haumea), so the encoding shows them to every seat."""
+    out = []
+    for d, p in enumerate(NEIGHBOURS[haumea]):
+        if p < 0 or cell_tile[p] >= 0:
+            continue
+        placed = sum(1 for nb in NEIGHBOURS[p] if nb >= 0 and cell_tile[nb] >= 0)
+        if placed >= 2:
+            out.append(d)
+    return out
+
+
 def cell_distance(a: int, b: int) -> int:
     (qa, ra), (qb, rb) = CELL_QR[a], CELL_QR[b]
     dq, dr = qa - qb, ra - rb
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
+#: The largest ``max_rounds`` (far above the longest games, about 1,060 rounds, spec §6.6).
+#: Nothing is allocated in proportion to it; it bounds ``max_decisions`` and so the env's
+#: step limit.
+MAX_ROUNDS_LIMIT = 1_000_000
+
+
+def _is_round_limit(value: Any) -> bool:
+    return is_positive_int(value) and value <= MAX_ROUNDS_LIMIT
+
+
 class TahitiRules(BaseRules):
     """Tahiti for 2-4 players."""
 
     name = "tahiti"
-    version = 0
+    version = 1  # see the version history in the module docstring
     min_players = 2
     max_players = 4
     action_size = NUM_ACTIONS
@@ -178,8 +212,8 @@ class TahitiRules(BaseRules):
             1000,
             "round limit (§6.6): after this many complete rounds the game stops, canoes are "
             "unloaded, the game is scored and the state records truncated=True",
-            is_positive_int,
-            "an integer >= 1",
+            _is_round_limit,
+            f"an integer from 1 to {MAX_ROUNDS_LIMIT:,}",
         ),
     }
 
@@ -441,6 +475,7 @@ class State(BaseState):
         return other
 
     def view(self, seat: int) -> View:
+        seat = self._check_seat(seat)
         mask = (
             self._legal_mask() if seat == self.current_player else np.zeros(NUM_ACTIONS, dtype=bool)
         )
@@ -571,7 +606,7 @@ class State(BaseState):
         return [
             d
             for d, nb in enumerate(NEIGHBOURS[h])
-            if self.cell_tile[nb] >= 0 and self._nearest_edge_distance(nb) == here - 1
+            if nb >= 0 and self.cell_tile[nb] >= 0 and self._nearest_edge_distance(nb) == here - 1
         ]
 
     def _legal_stacks(self) -> list[int]:
@@ -580,15 +615,7 @@ class State(BaseState):
 
     def _placement_directions(self) -> list[int]:
         """D3 positions: empty, next to Haumea, with at least two placed neighbours."""
-        cell_tile = self.cell_tile
-        out = []
-        for d, p in enumerate(NEIGHBOURS[self.haumea]):
-            if p < 0 or cell_tile[p] >= 0:
-                continue
-            placed = sum(1 for nb in NEIGHBOURS[p] if nb >= 0 and cell_tile[nb] >= 0)
-            if placed >= 2:
-                out.append(d)
-        return out
+        return placement_directions(self.cell_tile, self.haumea)
 
     def _legal_placements(self) -> list[int]:
         return [place_action(d, rho) for d in self._placement_directions() for rho in range(6)]
@@ -843,6 +870,7 @@ class State(BaseState):
                 self.charts[seat][g] += self.cargo[seat][g]
                 self.cargo[seat][g] = 0
         self.truncated = truncated
+        self.taken = 0  # no turn context survives the end (a finished state is clean)
         self.phase = GAME_OVER
         self._mask = None
 
@@ -933,80 +961,153 @@ class State(BaseState):
 
     @classmethod
     def from_dict(cls, rules: TahitiRules, data: dict[str, Any]) -> State:
+        """Rebuild a state from :meth:`to_dict`. Every field is checked for its type (no
+        coercion: ``true`` or ``8.7`` where an integer is due is refused), its range and its
+        place in the position (:meth:`_validate`); anything else raises InvalidStateError
+        naming the field."""
         try:
-            if not isinstance(data, dict):
-                raise InvalidStateError(f"a snapshot is a JSON object, not {type(data).__name__}")
-            if data["game"] != rules.name:
-                raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
-            n = rules.check_num_players(data["num_players"])
-            rng = np.random.default_rng()
-            rng.bit_generator.state = data["rng"]
-            state = cls(rules, n, rules.make_config(data["config"]), rng)
-            for name, q, r, rotation in data["board"]:
-                tile = _lookup(TILE_IDS, name, "tile")
-                cell = _cell(q, r, f"tile {name}")
-                if rotation not in range(6):
-                    raise InvalidStateError(f"tile {name}: rotation {rotation!r} is not 0..5")
-                if state.tile_cell[tile] >= 0 or cell in state.tile_cell:
-                    raise InvalidStateError(f"tile {name} at ({q}, {r}) is placed twice")
-                state.tile_cell[tile] = cell
-                state.rotation[tile] = rotation
-            state.haumea = -1 if data["haumea"] is None else _cell(*data["haumea"], "Haumea")
-            for name, text in data["island_cubes"].items():
-                k = _island(name)
-                for letter in text:
-                    goods = _lookup({GOODS_LETTERS[g]: g for g in CROPS}, letter, f"{name}'s goods")
-                    if goods not in ISLAND_SLOTS[k]:
-                        raise InvalidStateError(f"{name} has no {GOODS_NAMES[goods]} space")
-                    state._put_cube(k, goods)
-            token_ids = {v: k for k, v in TOKEN_NAMES.items()}
-            for name, kind in data["tokens"].items():
-                state._put_token(_island(name), _lookup(token_ids, kind, "token kind"))
-            state.stacks = [[_island(name) for name in stack] for stack in data["stacks"]]
-            if len(state.stacks) != 2:
-                raise InvalidStateError("there are exactly two stacks")
-            state.token_pile = [
-                _lookup(token_ids, kind, "token kind") for kind in data["token_pile"]
-            ]
-            favourite_ids = {f"F{f}": f for f in FAVOURITES}
-            state.favourites = [_lookup(favourite_ids, f, "favourite") for f in data["favourites"]]
-            state.unused_favourites = [
-                _lookup(favourite_ids, f, "favourite") for f in data["unused_favourites"]
-            ]
-            state.bag = [int(x) for x in data["bag"]]
-            state.canoes = [_cell(q, r, "canoe") for q, r in data["canoes"]]
-            state.cargo = [[int(x) for x in c] for c in data["cargo"]]
-            state.charts = [[int(x) for x in c] for c in data["charts"]]
-            state.first_player = int(data["first_player"])
-            state.turn_player = int(data["turn_player"])
-            state.round = int(data["round"])
-            state.phase = data["phase"]
-            state.taken = int(data["taken"])
-            hand = data["hand_tile"]
-            state.hand_tile = 0 if hand is None else _island(hand)
-            goods_ids = {name: g for g, name in enumerate(GOODS_NAMES)}
-            state.bounty = [_lookup(goods_ids, g, "bounty cube") for g in data["bounty"]]
-            state.aside = [int(x) for x in data["aside"]]
-            token = data["revealed_token"]
-            state.revealed_token = 0 if token is None else _lookup(token_ids, token, "token")
-            state.end_triggered = bool(data["end_triggered"])
-            state.truncated = bool(data["truncated"])
-            state.last_event = str(data.get("last_event", ""))
+            state = cls._read(rules, data)
         except InvalidStateError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             raise InvalidStateError(f"not a {rules.name} snapshot: {error!r}") from error
         state._rebuild()
         state._validate()
         return state
 
+    @classmethod
+    def _read(cls, rules: TahitiRules, data: Any) -> State:
+        """The facts of a snapshot, each of the right type and range (not yet cross-checked)."""
+        if not isinstance(data, dict):
+            raise InvalidStateError(f"a snapshot is a JSON object, not {type(data).__name__}")
+        missing = [name for name in SNAPSHOT_FIELDS if name not in data]
+        if missing:
+            raise InvalidStateError(
+                f"not a {rules.name} snapshot: missing field {', '.join(map(repr, missing))}"
+            )
+        unknown = [name for name in data if name not in SNAPSHOT_FIELDS]
+        if unknown:
+            raise InvalidStateError(
+                f"unknown snapshot field {', '.join(map(repr, unknown))}; "
+                f"known: {', '.join(SNAPSHOT_FIELDS)}"
+            )
+        if data["game"] != rules.name:
+            raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
+        version = _int(data["version"], "version")
+        if version != rules.version:
+            raise InvalidStateError(
+                f"version={version}: this is version {rules.version} of {rules.name}, which "
+                f"reads snapshots of its own version only"
+            )
+        try:
+            n = rules.check_num_players(data["num_players"])
+        except InvalidConfigError as error:
+            raise InvalidStateError(str(error)) from None
+        options = _dict(data["config"], "config")
+        if set(options) != set(rules.options):
+            raise InvalidStateError(
+                f"config names {', '.join(map(repr, options)) or 'no option'}; a snapshot names "
+                f"every option: {', '.join(map(repr, rules.options))}"
+            )
+        try:
+            config = rules.make_config(options)
+        except InvalidConfigError as error:
+            raise InvalidStateError(f"config: {error}") from None
+        state = cls(rules, n, config, _read_rng(data["rng"]))
+
+        for i, entry in enumerate(_list(data["board"], "board")):
+            field = f"board[{i}]"
+            name, q, r, rotation = _list(entry, field, 4)
+            tile = _lookup(TILE_IDS, name, "tile", field)
+            cell = _cell(q, r, f"{field}: tile {name}")
+            rotation = _int(rotation, f"{field}: tile {name} rotation", 0, 5)
+            if state.tile_cell[tile] >= 0 or cell in state.tile_cell:
+                raise InvalidStateError(f"{field}: tile {name} at ({q}, {r}) is placed twice")
+            state.tile_cell[tile] = cell
+            state.rotation[tile] = rotation
+        haumea = data["haumea"]
+        state.haumea = -1 if haumea is None else _cell(*_list(haumea, "haumea", 2), "haumea")
+        crop_letters = {GOODS_LETTERS[g]: g for g in CROPS}
+        for name, text in _dict(data["island_cubes"], "island_cubes").items():
+            k = _island(name, "island_cubes")
+            field = f"island_cubes[{name!r}]"
+            text = _str(text, field)
+            if not text:
+                raise InvalidStateError(f"{field}='': an island without cubes is not listed")
+            if len(set(text)) != len(text):
+                raise InvalidStateError(f"{field}={text!r}: a goods space holds one cube")
+            for letter in text:
+                goods = _lookup(crop_letters, letter, "goods", field)
+                if goods not in ISLAND_SLOTS[k]:
+                    raise InvalidStateError(f"{name} has no {GOODS_NAMES[goods]} space")
+                state._put_cube(k, goods)
+        token_ids = {v: k for k, v in TOKEN_NAMES.items()}
+        for name, kind in _dict(data["tokens"], "tokens").items():
+            k = _island(name, "tokens")
+            state._put_token(k, _lookup(token_ids, kind, "token kind", f"tokens[{name!r}]"))
+        stacks = _list(data["stacks"], "stacks", 2)
+        state.stacks = [
+            [_island(name, f"stacks[{i}]") for name in _list(stack, f"stacks[{i}]")]
+            for i, stack in enumerate(stacks)
+        ]
+        state.token_pile = [
+            _lookup(token_ids, kind, "token kind", "token_pile")
+            for kind in _list(data["token_pile"], "token_pile")
+        ]
+        favourite_ids = {f"F{f}": f for f in FAVOURITES}
+        state.favourites = [
+            _lookup(favourite_ids, f, "favourite", "favourites")
+            for f in _list(data["favourites"], "favourites", n)
+        ]
+        state.unused_favourites = [
+            _lookup(favourite_ids, f, "favourite", "unused_favourites")
+            for f in _list(data["unused_favourites"], "unused_favourites")
+        ]
+        state.bag = _counts(data["bag"], "bag")
+        state.canoes = [
+            _cell(*_list(c, f"canoes[{s}]", 2), f"canoes[{s}]")
+            for s, c in enumerate(_list(data["canoes"], "canoes", n))
+        ]
+        state.cargo = [
+            _counts(c, f"cargo[{s}]") for s, c in enumerate(_list(data["cargo"], "cargo", n))
+        ]
+        state.charts = [
+            _counts(c, f"charts[{s}]") for s, c in enumerate(_list(data["charts"], "charts", n))
+        ]
+        state.first_player = _int(data["first_player"], "first_player", 0, n - 1)
+        state.turn_player = _int(data["turn_player"], "turn_player", 0, n - 1)
+        state.round = _int(data["round"], "round", 0, config["max_rounds"])
+        phase = data["phase"]
+        if not isinstance(phase, str) or phase not in PHASES:
+            raise InvalidStateError(f"unknown phase {phase!r}; known: {', '.join(PHASES)}")
+        state.phase = phase
+        state.taken = _int(data["taken"], "taken", 0, MAX_PADDLES)
+        hand = data["hand_tile"]
+        state.hand_tile = 0 if hand is None else _island(hand, "hand_tile")
+        goods_ids = {name: g for g, name in enumerate(GOODS_NAMES)}
+        state.bounty = [
+            _lookup(goods_ids, g, "bounty cube", "bounty") for g in _list(data["bounty"], "bounty")
+        ]
+        state.aside = _counts(data["aside"], "aside")
+        token = data["revealed_token"]
+        state.revealed_token = (
+            0 if token is None else _lookup(token_ids, token, "token", "revealed_token")
+        )
+        state.end_triggered = _bool(data["end_triggered"], "end_triggered")
+        state.truncated = _bool(data["truncated"], "truncated")
+        state.last_event = _str(data["last_event"], "last_event")
+        return state
+
     def _validate(self) -> None:
-        """Raise InvalidStateError unless the facts make a position of the game."""
+        """Raise InvalidStateError unless the facts make a position play can continue from:
+        components conserved, the board laid by the rules, and the current phase's context
+        (the fields it needs are set, the ones it forbids are not)."""
         n = self.num_players
         if self.phase not in PHASES:
             raise InvalidStateError(f"unknown phase {self.phase!r}; known: {', '.join(PHASES)}")
-        if self.tile_cell[HOME] != HOME_CELL:
-            raise InvalidStateError("the home tile must be at (0, 0)")
+        if self.tile_cell[HOME] != HOME_CELL or self.rotation[HOME] != 0:
+            raise InvalidStateError("the home tile must be at (0, 0) with rotation 0")
+        self._validate_board()
         places = self.tile_places()
         everywhere = places["board"] + places["stacks"] + places["hand"]
         if len(everywhere) != len(set(everywhere)):
@@ -1059,30 +1160,137 @@ class State(BaseState):
         for name, seat in (("first_player", self.first_player), ("turn_player", self.turn_player)):
             if seat not in range(n):
                 raise InvalidStateError(f"{name}={seat} is not a seat 0..{n - 1}")
+        if len(self.stacks) != 2:
+            raise InvalidStateError("there are exactly two stacks")
+        dealt = NUM_ISLANDS - sum(1 for t, *_ in START_LAYOUT[self.side] if t not in WATERS)
+        for i, most in enumerate(((dealt + 1) // 2, dealt // 2)):  # §3 step 7
+            if len(self.stacks[i]) > most:
+                raise InvalidStateError(
+                    f"stacks[{i}]: {len(self.stacks[i])} tiles; stack {'AB'[i]} starts with "
+                    f"{most} with {n} players and only shrinks"
+                )
         if self.haumea < 0 and (self.stacks[0] or self.stacks[1] or self.hand_tile):
             raise InvalidStateError("Haumea has left while island tiles remain to place")
+        if self.haumea >= 0 and not (self.stacks[0] or self.stacks[1] or self.hand_tile):
+            raise InvalidStateError("Haumea is on the board, but every island tile is placed")
+        if self.end_triggered and self.haumea >= 0:
+            raise InvalidStateError("the season cannot end while Haumea is in play")
+        if self.haumea < 0:
+            undepleted = sum(1 for k in ISLANDS if not self.tokens[k])
+            if self.end_triggered != (undepleted <= UNDEPLETED_AT_END):
+                raise InvalidStateError(
+                    f"end_triggered={self.end_triggered} with {undepleted} undepleted islands: "
+                    f"the season ends as soon as only {UNDEPLETED_AT_END} remain (§6.1)"
+                )
+        self._validate_phase_context()
+        if self.phase != GAME_OVER and not self._legal_mask().any():
+            raise InvalidStateError(f"phase {self.phase} has no legal action in this position")
+
+    def _validate_board(self) -> None:
+        """The §3 starting layout, and every other tile connected to it (§4.1 D3)."""
+        start = {HOME}
+        for tile, (q, r), rotation in START_LAYOUT[self.side]:
+            start.add(tile)
+            if self.tile_cell[tile] != cell_of(q, r) or self.rotation[tile] != rotation:
+                raise InvalidStateError(
+                    f"board: the starting tile {tile_name(tile)} stands at ({q}, {r}) with "
+                    f"rotation {rotation} for {self.num_players} players (§3)"
+                )
+        for tile in WATERS:
+            if tile not in start and self.tile_cell[tile] >= 0:
+                raise InvalidStateError(
+                    f"board: water tile {tile_name(tile)} is not used with "
+                    f"{self.num_players} players"
+                )
+        # Every tile is laid next to placed tiles (§4.1 D3), so the board is connected. (The
+        # stricter "laid touching two tiles, in some order" is not required: test positions
+        # park tiles freely, and play continues from any connected board.)
+        reached = {HOME_CELL}
+        frontier = [HOME_CELL]
+        while frontier:
+            cell = frontier.pop()
+            for nb in NEIGHBOURS[cell]:
+                if nb >= 0 and nb not in reached and self.cell_tile[nb] >= 0:
+                    reached.add(nb)
+                    frontier.append(nb)
+        stray = [tile_name(t) for t, c in enumerate(self.tile_cell) if c >= 0 and c not in reached]
+        if stray:
+            raise InvalidStateError(
+                f"board: tiles {', '.join(stray)} are not connected to the home tile (each "
+                f"tile is laid next to placed tiles, §4.1 D3)"
+            )
+
+    def _validate_phase_context(self) -> None:
+        """What the current phase needs, and what it forbids."""
+        phase, n = self.phase, self.num_players
         needs = {
             PLACE: self.hand_tile != 0,
             BOUNTY_PLACE: bool(self.bounty),
             DEPLETE: self.revealed_token != 0,
         }
-        if not needs.get(self.phase, True):
-            raise InvalidStateError(f"phase {self.phase} lacks its tile, cube or token")
-        if self.phase in (HAUMEA_MOVE, HAUMEA_STEP, STACK, PLACE) and self.haumea < 0:
-            raise InvalidStateError(f"phase {self.phase} needs Haumea on the board")
-        if self.haumea >= 0 and not (self.stacks[0] or self.stacks[1] or self.hand_tile):
-            raise InvalidStateError("Haumea is on the board, but every island tile is placed")
-        if self.end_triggered and self.haumea >= 0:
-            raise InvalidStateError("the season cannot end while Haumea is in play")
-        if self.phase == ACTION:
+        if not needs.get(phase, True):
+            raise InvalidStateError(f"phase {phase} lacks its tile, cube or token")
+        for name, value, only in (
+            ("hand_tile", self.hand_tile, PLACE),
+            ("bounty", self.bounty, BOUNTY_PLACE),
+            ("aside", any(self.aside), BOUNTY_PLACE),
+            ("revealed_token", self.revealed_token, DEPLETE),
+        ):
+            if value and phase != only:
+                raise InvalidStateError(f"{name} is set in phase {phase}; only {only} has one")
+        if phase in (HAUMEA_MOVE, HAUMEA_STEP, STACK, PLACE) and self.haumea < 0:
+            raise InvalidStateError(f"phase {phase} needs Haumea on the board")
+        if phase in (STACK, PLACE) and self.haumea not in self.edge_cells:
+            raise InvalidStateError(f"phase {phase}: Haumea must stand on an edge tile")
+        if phase == DEPLETE and self.haumea >= 0:
+            raise InvalidStateError("phase DEPLETE: depletion begins only after Haumea has left")
+        if phase == ACTION:
             limit = paddles(sum(self.cargo[self.turn_player]))
             if not 0 <= self.taken < limit:
                 raise InvalidStateError(
                     f"taken={self.taken}: in the ACTION phase it is 0..{limit - 1} "
                     f"(uncovered paddles - 1)"
                 )
-        if self.phase != GAME_OVER and not self._legal_mask().any():
-            raise InvalidStateError(f"phase {self.phase} has no legal action in this position")
+        elif phase != DEPLETE and self.taken:
+            raise InvalidStateError(f"taken={self.taken}: actions are counted in ACTION only")
+        if phase == BOUNTY_PLACE:
+            drawn = BOUNTY_WITH_HAUMEA if self.haumea >= 0 else BOUNTY_WITHOUT_HAUMEA
+            if len(self.bounty) + sum(self.aside) > drawn:
+                raise InvalidStateError(
+                    f"bounty and aside hold {len(self.bounty) + sum(self.aside)} cubes; the "
+                    f"bounty draws {drawn} (§4.2)"
+                )
+            pending = self.bounty[0]
+            if pending == FISH or len(self._bounty_spaces(pending)) < 2:
+                raise InvalidStateError(
+                    f"bounty: the pending {GOODS_NAMES[pending]} cube has no choice of spaces "
+                    f"(a cube with one space or none is placed or set aside without a decision)"
+                )
+        max_rounds = self.config["max_rounds"]
+        if phase != GAME_OVER:
+            if self.truncated or self.round >= max_rounds:
+                raise InvalidStateError(
+                    f"round={self.round}, truncated={self.truncated}: a live game has played "
+                    f"fewer than max_rounds={max_rounds} rounds and is not truncated"
+                )
+            return
+        if any(map(any, self.cargo)):
+            raise InvalidStateError("cargo: canoes are unloaded when the game ends (§6.3)")
+        if self.turn_player != (self.first_player - 1) % n:
+            raise InvalidStateError(
+                f"turn_player={self.turn_player}: a game ends after the last seat of a round "
+                f"({(self.first_player - 1) % n})"
+            )
+        if self.truncated == self.end_triggered:
+            raise InvalidStateError(
+                "a finished game ended either by the season (end_triggered) or at the round "
+                "limit (truncated), not both or neither"
+            )
+        if self.round < 1 or (self.truncated and self.round != max_rounds):
+            raise InvalidStateError(
+                f"round={self.round}: a game ends after a complete round, at the round limit "
+                f"{max_rounds} when truncated"
+            )
 
     def __repr__(self) -> str:
         return (
@@ -1091,21 +1299,127 @@ class State(BaseState):
         )
 
 
-def _lookup(table: dict[str, int], name: Any, what: str) -> int:
-    if name not in table:
-        raise InvalidStateError(f"unknown {what} {name!r}; known: {', '.join(table)}")
+#: The fields of a snapshot (:meth:`State.to_dict`), in its order.
+SNAPSHOT_FIELDS = (
+    "game",
+    "version",
+    "num_players",
+    "config",
+    "rng",
+    "board",
+    "haumea",
+    "island_cubes",
+    "tokens",
+    "stacks",
+    "token_pile",
+    "favourites",
+    "unused_favourites",
+    "bag",
+    "canoes",
+    "cargo",
+    "charts",
+    "first_player",
+    "turn_player",
+    "round",
+    "phase",
+    "taken",
+    "hand_tile",
+    "bounty",
+    "aside",
+    "revealed_token",
+    "end_triggered",
+    "truncated",
+    "last_event",
+)
+
+
+def _int(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
+    """An integer (bool, float, str and None are refused), within ``low..high`` if given."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidStateError(f"{field}={value!r} is not an integer")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"{low}..{high}" if high is not None else f">= {low}"
+        raise InvalidStateError(f"{field}={value} is out of range {bounds}")
+    return value
+
+
+def _bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidStateError(f"{field}={value!r} is not true or false")
+    return value
+
+
+def _str(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidStateError(f"{field}={value!r} is not a string")
+    return value
+
+
+def _list(value: Any, field: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, (list, tuple)):
+        raise InvalidStateError(f"{field}={value!r} is not a list")
+    if length is not None and len(value) != length:
+        raise InvalidStateError(f"{field} has {len(value)} entries, not {length}")
+    return list(value)
+
+
+def _dict(value: Any, field: str) -> dict[Any, Any]:
+    if not isinstance(value, dict):
+        raise InvalidStateError(f"{field}={value!r} is not an object (a dict)")
+    return value
+
+
+def _counts(value: Any, field: str) -> list[int]:
+    """One count >= 0 per goods kind."""
+    return [_int(x, f"{field}[{g}]", 0) for g, x in enumerate(_list(value, field, NUM_GOODS))]
+
+
+def _read_rng(value: Any) -> np.random.Generator:
+    """The generator of a snapshot: a PCG64 state exactly as numpy writes it (numpy itself
+    would truncate a float or wrap a bool silently)."""
+    value = _dict(value, "rng")
+    if set(value) != {"bit_generator", "state", "has_uint32", "uinteger"}:
+        raise InvalidStateError(
+            "rng: a PCG64 state has the fields bit_generator, state, has_uint32, uinteger"
+        )
+    if value["bit_generator"] != "PCG64":
+        raise InvalidStateError(f"rng: bit_generator={value['bit_generator']!r}, not 'PCG64'")
+    inner = _dict(value["state"], "rng.state")
+    if set(inner) != {"state", "inc"}:
+        raise InvalidStateError("rng.state: a PCG64 state has the fields state and inc")
+    state = _int(inner["state"], "rng.state.state", 0, 2**128 - 1)
+    inc = _int(inner["inc"], "rng.state.inc", 0, 2**128 - 1)
+    if inc % 2 == 0:
+        raise InvalidStateError(f"rng.state.inc={inc}: a PCG64 increment is odd")
+    bit_generator = np.random.PCG64(0)
+    bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": state, "inc": inc},
+        "has_uint32": _int(value["has_uint32"], "rng.has_uint32", 0, 1),
+        "uinteger": _int(value["uinteger"], "rng.uinteger", 0, 2**32 - 1),
+    }
+    return np.random.Generator(bit_generator)
+
+
+def _lookup(table: dict[str, int], name: Any, what: str, field: str = "") -> int:
+    if not isinstance(name, str) or name not in table:
+        where = f"{field}: " if field else ""
+        raise InvalidStateError(f"{where}unknown {what} {name!r}; known: {', '.join(table)}")
     return table[name]
 
 
-def _island(name: Any) -> int:
-    k = _lookup(TILE_IDS, name, "island")
+def _island(name: Any, field: str = "island") -> int:
+    k = _lookup(TILE_IDS, name, "island", field)
     if k not in ISLANDS:
-        raise InvalidStateError(f"{name!r} is not an island tile (I01-I18)")
+        raise InvalidStateError(f"{field}: {name!r} is not an island tile (I01-I18)")
     return k
 
 
 def _cell(q: Any, r: Any, what: str) -> int:
-    if not isinstance(q, int) or not isinstance(r, int) or cell_of(q, r) < 0:
+    q = _int(q, f"{what}: q")
+    r = _int(r, f"{what}: r")
+    if cell_of(q, r) < 0:
         raise InvalidStateError(
             f"{what}: position ({q!r}, {r!r}) is not within hex distance {GRID_RADIUS} of home"
         )

@@ -328,9 +328,10 @@ def test_example_12_final_scoring():
         n=3,
         chips={0: (12, 7, 2), 1: (10, 2, 2), 2: (14, 0, 1)},
         won={0: "1 2 3 3 6", 1: "5 5 5 5", 2: "2 4 6"},
+        exhaustions=2,
     )
-    data = state.to_dict()
-    data["phase"] = GAME_OVER
+    data = state.to_dict()  # ... and the game has just ended: the deck ran out twice
+    data.update(phase=GAME_OVER, end_reason=END_DECK)
     state = RULES.from_dict(data)
     assert state.score_breakdown() == [(14, 4, 3), (10, 4, 5), (14, 0, 0)]
     assert state.scores() == [21, 19, 14]

@@ -100,6 +100,9 @@ def phases_consistent(state: State) -> None:
         assert state.phase == GAME_OVER and state.round == state.config["max_rounds"]
     if state.phase == GAME_OVER:
         assert all(sum(cargo) == 0 for cargo in state.cargo), "canoes not unloaded"
+        # a finished state keeps no turn context (issue 11, B6)
+        assert state.taken == 0 and not state.bounty and not any(state.aside)
+        assert state.hand_tile == 0 and state.revealed_token == 0
     assert state.scores() == [float(s) for s in score_charts(state.charts, state.favourites)]
 
 
