@@ -25,8 +25,18 @@ offset  size  content                                                     scale
 143     4     age of each of those reveals: that seat's turns since       min(a,10)/10
 147     4     player count one-hot: 2, 3, 4, 5                            0/1
 151     3     rounds left including this one: 1, 2, 3 or more             0/1
-154     5     match total over completed rounds per relative seat         / 30
+154     5     match total over completed rounds per relative seat         / T
 ======  ====  ==========================================================  ==========
+
+``T = 10 * max(rounds, 3)``: 30 for matches of up to 3 rounds (the default), growing with
+longer matches so that every slot stays in the declared bounds for every allowed ``rounds``.
+A round scores -4 to 26 (2 players: out, or all 26 cards left), so a total lies in
+``[-4 * rounds, 26 * rounds]`` and its slot in ``[-0.4, 2.6]``; every other slot is in
+``[0, 1]`` (only a hand-built position can hold a hand or pile above 26 cards; its slot is
+at most 52 / 26 = 2).
+
+Version history (the env id's ``-vN``): v1, match totals / ``T`` instead of / 30, which left
+the declared Box from 4 rounds on (observations of matches of up to 3 rounds unchanged).
 
 Actions are the 40 indices documented in :mod:`.rules`; the mask comes with the view.
 """
@@ -57,15 +67,21 @@ ROUNDS_LEFT = 151
 MATCH_TOTALS = 154
 OBSERVATION_SIZE = 159
 OBSERVATION_SHAPE = (OBSERVATION_SIZE,)
-#: Every slot is in [0, 1] except the match totals: -12/30 (three times out with 2
-#: players) to 78/30 (every card of a 2-player deal, three rounds).
+#: Every slot is in [0, 1] except the match totals, in [-0.4, 2.6] for any ``rounds`` (see
+#: the module docstring) and the sizes of hand-built positions (at most 2).
 OBSERVATION_BOUNDS = (-1.0, 3.0)
+
+
+def match_total_scale(rounds: int) -> float:
+    """The divisor of the match-total slots: 30 up to 3 rounds, 10 per round beyond."""
+    return 10.0 * max(rounds, 3)
 
 
 def encode(view: View) -> np.ndarray:
     """The observation of ``view.seat`` (see the module table)."""
     n = view.num_players
     seats = [(view.seat + offset) % n for offset in range(n)]  # absolute seat per relative seat
+    total_scale = match_total_scale(view.rounds)
 
     # Cards per rank (every "/ 4" block) in one bincount; card // 4 is its rank.
     counted = [HAND + card // NUM_SUITS for card in view.hand]
@@ -84,7 +100,7 @@ def encode(view: View) -> np.ndarray:
             view.hand_sizes[seat] / 26,
             view.pile_sizes[seat] / 26,
             1.0,
-            view.match_totals[seat] / 30,
+            view.match_totals[seat] / total_scale,
         ]
     for rel, seat in enumerate(seats[1:]):
         index.append(REVEAL_AGES + rel)

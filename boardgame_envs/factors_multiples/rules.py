@@ -35,6 +35,7 @@ from boardgame_envs.core.rules import (
     InvalidStateError,
     Option,
     PlayerView,
+    is_integer,
     is_positive_int,
 )
 from boardgame_envs.core.rules import Rules as BaseRules
@@ -83,11 +84,26 @@ PHASES = (PLAY, K_ANSWER, A_DISCARD, SEVEN_NAME, J_DIRECTION, K_DISCARD)
 
 #: Decisions one round can take at most (spec §6.5), by player count.
 MAX_DECISIONS_PER_ROUND = {2: 210, 3: 289, 4: 372, 5: 421}
+#: The ``rounds`` option's range (the spec sets no maximum; see the game's docs): a match of
+#: 100 rounds is at most 42,100 decisions.
+MAX_ROUNDS = 100
 
 
-def round_seeds(seed: int | None, rounds: int) -> list[int]:
-    """One seed per round from the match seed: the state holds plain data, no generator."""
-    return [int(x) for x in np.random.default_rng(seed).integers(2**63, size=rounds)]
+def is_round_count(value: Any) -> bool:
+    """An allowed ``rounds``: an int (not a bool) from 1 to MAX_ROUNDS."""
+    return is_positive_int(value) and value <= MAX_ROUNDS
+
+
+def match_seed(seed: int | None) -> int:
+    """The match seed the state keeps: ``seed``, or a fresh one when it is None."""
+    return int(np.random.default_rng().integers(2**63)) if seed is None else int(seed)
+
+
+def round_seed(seed: int, round_index: int) -> int:
+    """The seed of round ``round_index`` (0-based): the ``round_index``-th draw of the match
+    seed's generator. Derived when the round is dealt, so that nothing is kept per round;
+    the state holds plain data, no generator."""
+    return int(np.random.default_rng(seed).integers(2**63, size=round_index + 1)[-1])
 
 
 def going_out_score(num_players: int) -> int:
@@ -99,7 +115,7 @@ class FactorsMultiplesRules(BaseRules):
     """Factors and Multiples for 2-5 players."""
 
     name = "factors_multiples"
-    version = 0
+    version = 1  # the history: docs/games/factors_multiples.md
     min_players = 2
     max_players = 5
     action_size = NUM_ACTIONS
@@ -109,7 +125,10 @@ class FactorsMultiplesRules(BaseRules):
     score_reward_scale = 1 / 52  # spec §11.5
     options = {
         "rounds": Option(
-            3, "rounds in a match (the match is one episode)", is_positive_int, "an integer >= 1"
+            3,
+            "rounds in a match (the match is one episode)",
+            is_round_count,
+            f"an integer from 1 to {MAX_ROUNDS}",
         ),
         "start_draw": Option(
             "top", "start-player card: top of the pile or a random one (§8.1)", ("top", "random")
@@ -129,11 +148,14 @@ class FactorsMultiplesRules(BaseRules):
         return MAX_DECISIONS_PER_ROUND[num_players] * config["rounds"]
 
     def _new_state(self, num_players: int, seed: int | None, config: dict[str, Any]) -> State:
-        state = State(self, num_players, config, round_seeds(seed, config["rounds"]))
+        state = State(self, num_players, config, match_seed(seed))
         state._start_round()
         return state
 
     def from_dict(self, data: dict[str, Any]) -> State:
+        """The state of a :meth:`State.to_dict` snapshot, validated (see :mod:`.snapshot`);
+        :class:`InvalidStateError` naming the field when it is not a position play can
+        continue from."""
         return State.from_dict(self, data)
 
     def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
@@ -157,11 +179,25 @@ class FactorsMultiplesRules(BaseRules):
         """A mid-round position for tests and notebooks.
 
         Cards in no hand or pile go to the hidden discard pile; ``k_player`` puts the turn
-        player under that seat's K restriction.
+        player under that seat's K restriction (it must be the seat before the turn player).
         """
         num_players = self.check_num_players(len(hands))
         config = self.make_config(options)
-        state = State(self, num_players, config, round_seeds(seed, config["rounds"]))
+        if len(piles) != num_players:
+            raise InvalidStateError(f"piles: {len(piles)} piles for {num_players} hands")
+        if not is_integer(turn_player) or not 0 <= turn_player < num_players:
+            raise InvalidStateError(
+                f"turn_player: {turn_player!r} is not a seat (0 to {num_players - 1})"
+            )
+        if k_player is not None and k_player != (turn_player - 1) % num_players:
+            raise InvalidStateError(
+                f"k_player: {k_player!r} is not the seat before turn_player {turn_player}"
+            )
+        if value is not None and (not is_integer(value) or not 2 <= value <= 12):
+            raise InvalidStateError(f"value: {value!r} is not None or an int from 2 to 12")
+        if not is_integer(seed) or seed < 0:
+            raise InvalidStateError(f"seed: {seed!r} is not an int >= 0")
+        state = State(self, num_players, config, int(seed))
         state.hands = [sorted(hand) for hand in hands]
         state.piles = [list(pile) for pile in piles]
         used = {card for zone in state.hands + state.piles for card in zone}
@@ -185,7 +221,7 @@ class View(PlayerView):
     round: int
     phase: str
     current_player: int
-    turn_player: int
+    turn_player: int  # -1 once the match is over, like current_player
     k_player: int | None
     value: int | None
     hand: tuple[int, ...]
@@ -217,6 +253,10 @@ class View(PlayerView):
         return len(self.hand) + self.pile_sizes[self.seat]
 
 
+def _names(cards: list[int]) -> str:
+    return " ".join(card_name(c) if 0 <= c < NUM_CARDS else repr(c) for c in cards) or "-"
+
+
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=bool)
 _NO_ACTIONS.flags.writeable = False  # the mask of every seat not to decide (views share it)
 
@@ -229,12 +269,12 @@ class State(BaseState):
         rules: FactorsMultiplesRules,
         num_players: int,
         config: dict[str, Any],
-        seeds: list[int],
+        seed: int,
     ) -> None:
         self.rules = rules
         self.num_players = num_players
         self.config = dict(config)
-        self.seeds = seeds  # one per round: the shuffle (and random start draw) of that round
+        self.seed = seed  # the match seed: each round's shuffle comes from round_seed()
         n = num_players
         self.round = 0
         self.round_scores: list[list[int]] = []  # one list per completed round
@@ -246,7 +286,7 @@ class State(BaseState):
         self.own_discards: list[list[int]] = [[] for _ in range(n)]
         self.value: int | None = None
         self.phase = PLAY
-        self.turn_player = 0
+        self.turn_player = 0  # -1 once the match is over
         self.k_player: int | None = None  # the K player while a K restriction is pending
         self.start_player = 0
         self.reveals: list[list[int]] = [[] for _ in range(n)]
@@ -299,7 +339,6 @@ class State(BaseState):
     def clone(self) -> State:
         other = copy.copy(self)
         other.config = dict(self.config)
-        other.seeds = list(self.seeds)
         other.round_scores = [list(r) for r in self.round_scores]
         other.went_out = list(self.went_out)
         other.hands = [list(h) for h in self.hands]
@@ -314,6 +353,7 @@ class State(BaseState):
         return other
 
     def view(self, seat: int) -> View:
+        seat = self._check_seat(seat)
         mask = self._legal_mask() if seat == self.current_player else _NO_ACTIONS
         return View(
             rules=self.rules,
@@ -534,11 +574,15 @@ class State(BaseState):
             self.round += 1
             self._start_round()
         else:
+            # A finished match keeps the last round's table, but no turn context: nobody's
+            # turn, no K restriction (a blocked end right after a K would leave one).
             self.phase = GAME_OVER
+            self.turn_player = -1
+            self.k_player = None
 
     def _start_round(self) -> None:
         """Shuffle, deal, choose the start player, draw hands (spec §3)."""
-        rng = np.random.default_rng(self.seeds[self.round])
+        rng = np.random.default_rng(round_seed(self.seed, self.round))
         self._deal([int(card) for card in rng.permutation(NUM_CARDS)], rng)
 
     def _deal(self, deck: list[int], rng: np.random.Generator | None = None) -> None:
@@ -568,77 +612,51 @@ class State(BaseState):
 
     # -- snapshots ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The snapshot: plain data, every list and dict a copy (editing it leaves the state
+        alone)."""
         return {
             "game": self.rules.name,
             "version": self.rules.version,
             "num_players": self.num_players,
-            "config": self.config,
-            "seeds": self.seeds,
+            "config": dict(self.config),
+            "seed": self.seed,
             "round": self.round,
-            "round_scores": self.round_scores,
-            "went_out": self.went_out,
-            "hands": self.hands,
-            "piles": self.piles,
+            "round_scores": [list(r) for r in self.round_scores],
+            "went_out": list(self.went_out),
+            "hands": [list(h) for h in self.hands],
+            "piles": [list(p) for p in self.piles],
             "play_pile": [list(entry) for entry in self.play_pile],
-            "hidden_discard": self.hidden_discard,
-            "own_discards": self.own_discards,
+            "hidden_discard": list(self.hidden_discard),
+            "own_discards": [list(d) for d in self.own_discards],
             "value": self.value,
             "phase": self.phase,
             "turn_player": self.turn_player,
             "k_player": self.k_player,
             "start_player": self.start_player,
-            "reveals": self.reveals,
-            "reveal_marks": self.reveal_marks,
-            "reveal_discard_marks": self.reveal_discard_marks,
-            "turns_started": self.turns_started,
+            "reveals": [list(r) for r in self.reveals],
+            "reveal_marks": list(self.reveal_marks),
+            "reveal_discard_marks": list(self.reveal_discard_marks),
+            "turns_started": list(self.turns_started),
         }
 
     @classmethod
     def from_dict(cls, rules: FactorsMultiplesRules, data: dict[str, Any]) -> State:
-        try:
-            if data["game"] != rules.name:
-                raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
-            n = rules.check_num_players(data["num_players"])
-            seeds = [int(seed) for seed in data["seeds"]]
-            state = cls(rules, n, rules.make_config(data["config"]), seeds)
-            state.round = int(data["round"])
-            state.round_scores = [list(map(int, r)) for r in data["round_scores"]]
-            state.went_out = list(data["went_out"])
-            state.hands = [sorted(map(int, h)) for h in data["hands"]]
-            state.piles = [list(map(int, p)) for p in data["piles"]]
-            state.play_pile = [(int(c), int(s)) for c, s in data["play_pile"]]
-            state.hidden_discard = list(map(int, data["hidden_discard"]))
-            state.own_discards = [list(map(int, d)) for d in data["own_discards"]]
-            state.value = data["value"]
-            state.phase = data["phase"]
-            state.turn_player = int(data["turn_player"])
-            state.k_player = data["k_player"]
-            state.start_player = int(data["start_player"])
-            state.reveals = [list(map(int, r)) for r in data["reveals"]]
-            state.reveal_marks = list(map(int, data["reveal_marks"]))
-            # Older snapshots lack it: 0 counts every discard of the round as after the reveal.
-            state.reveal_discard_marks = list(map(int, data.get("reveal_discard_marks", [0] * n)))
-            state.turns_started = list(map(int, data["turns_started"]))
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, InvalidStateError):
-                raise
-            raise InvalidStateError(f"not a {rules.name} snapshot: {error!r}") from error
-        if state.phase not in (*PHASES, GAME_OVER):
-            known = ", ".join((*PHASES, GAME_OVER))
-            raise InvalidStateError(f"unknown phase {state.phase!r}; known: {known}")
-        if state.value is not None and state.value not in range(2, 13):
-            raise InvalidStateError(f"value {state.value!r} is not in 2..12 or None")
-        marks, discards = state.reveal_discard_marks, state.own_discards
-        if len(marks) != n or not all(0 <= m <= len(d) for m, d in zip(marks, discards)):
-            raise InvalidStateError(
-                f"reveal_discard_marks {marks!r}: one per seat, each 0 to that seat's discards"
-            )
-        state._check_cards()
-        return state
+        from boardgame_envs.factors_multiples.snapshot import load
+
+        return load(rules, data)
 
     def _check_cards(self) -> None:
-        if sorted(self.card_zones()) != list(range(NUM_CARDS)):
-            raise InvalidStateError("the 52 cards are not each in exactly one zone")
+        zones = self.card_zones()
+        if sorted(zones) != list(range(NUM_CARDS)):
+            seen: dict[int, int] = {}
+            for card in zones:
+                seen[card] = seen.get(card, 0) + 1
+            twice = sorted(c for c, k in seen.items() if k > 1)
+            missing = [c for c in range(NUM_CARDS) if c not in seen]
+            raise InvalidStateError(
+                "the 52 cards are not each in exactly one zone (hands, piles, play_pile, "
+                f"hidden_discard): in several: {_names(twice)}, in none: {_names(missing)}"
+            )
 
     def card_zones(self) -> list[int]:
         """Every card id in some zone (tests check it is each of the 52 exactly once)."""

@@ -12,8 +12,8 @@ What a seat cannot see (spec §7), and how :func:`sample_state` draws it from ``
   has not played since is still in its hand, unless that seat discarded it after showing:
   each such card goes to a uniformly random slot among that seat's hand slots and its
   discards made after the reveal (so with no discard since, it stays in the hand).
-* **the seeds of later rounds** — a fresh uniform seed per round (the ones of finished and
-  current rounds are never used again).
+* **the seeds of later rounds** — a fresh uniform match seed, from which the later rounds'
+  seeds derive (the finished and current rounds never read it again).
 
 One reachability condition is enforced by rejection: at the start of a turn with every pile
 empty, some seat must hold a legal play (else the last turn's end would have ended the round,
@@ -49,7 +49,7 @@ def sample_state(rules: FactorsMultiplesRules, view: PlayerView, rng: np.random.
         raise TypeError(f"expected a factors_multiples View, got {type(view).__name__}")
     n = view.num_players
     seat = view.seat
-    state = State(rules, n, dict(view.options), [])
+    state = State(rules, n, dict(view.options), 0)
     state.round = view.round
     state.round_scores = [list(r) for r in view.round_scores]
     state.went_out = list(view.went_out)
@@ -103,13 +103,12 @@ def sample_state(rules: FactorsMultiplesRules, view: PlayerView, rng: np.random.
         )
 
     check_reachable = view.phase in (PLAY, K_ANSWER) and not any(view.pile_sizes)
-    rounds = state.config["rounds"]
-    # Every draw is one block of raw 64-bit words: the seeds, a sort key per unseen card and
-    # a sort key per slot of each mixed seat (sorting by iid keys is a uniform permutation).
-    draws = rounds + len(unseen) + sum(view.hand_sizes[s] + view.reveal_discards[s] for s in mixed)
+    # Every draw is one block of raw 64-bit words: the match seed, a sort key per unseen card
+    # and a sort key per slot of each mixed seat (sorting by iid keys is a uniform permutation).
+    draws = 1 + len(unseen) + sum(view.hand_sizes[s] + view.reveal_discards[s] for s in mixed)
     for _ in range(_MAX_DEALS):
         keys = rng.bit_generator.random_raw(draws)
-        _deal(state, view, others, kept, mixed, unseen, leftovers, rounds, keys)
+        _deal(state, view, others, kept, mixed, unseen, leftovers, keys)
         if not check_reachable or any(state._legal_plays(s) for s in range(n)):
             break
     return state
@@ -123,13 +122,12 @@ def _deal(
     mixed: list[int],
     unseen: np.ndarray,
     leftovers: int,
-    rounds: int,
     keys: np.ndarray,
 ) -> None:
     """Deal the unseen cards (and each seat's kept reveals) into the unseen places."""
-    state.seeds = [int(key) >> 1 for key in keys[:rounds].tolist()]
-    end = rounds + len(unseen)
-    pool = unseen[keys[rounds:end].argsort()].tolist()
+    state.seed = int(keys[0]) >> 1  # 63 bits, like every match seed
+    end = 1 + len(unseen)
+    pool = unseen[keys[1:end].argsort()].tolist()
     i = 0  # next card of the pool
     hands = [[] for _ in range(view.num_players)]
     hands[view.seat] = list(view.hand)

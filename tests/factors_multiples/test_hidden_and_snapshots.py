@@ -13,7 +13,7 @@ from tests.factors_multiples.helpers import RULES
 def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     """Reshuffle what ``seat`` cannot know among the places that hold it: the other seats'
     hand cards it has not seen shown, every draw pile, the hidden discard (less its own
-    discards), and the seeds of later rounds' shuffles."""
+    discards), and the match seed (later rounds' shuffles)."""
     other = state.clone()
     slots: list[tuple[list[int], int]] = []  # (zone, index) of every unknown card
     for s in range(state.num_players):
@@ -32,7 +32,7 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
         zone[i] = card
     for hand in other.hands:
         hand.sort()
-    other.seeds = [int(x) for x in rng.integers(2**63, size=len(other.seeds))]
+    other.seed = int(rng.integers(2**63))
     return other
 
 
@@ -72,7 +72,7 @@ def test_view_holds_no_hidden_fact():
     state = RULES.new_state(3, seed=4)
     view = state.view(0)
     fields = set(vars(view)) if hasattr(view, "__dict__") else set(view.__dataclass_fields__)
-    assert not fields & {"piles", "hands", "hidden_discard", "seeds"}
+    assert not fields & {"piles", "hands", "hidden_discard", "seed"}
     assert view.hand == tuple(state.hands[0])
 
 
