@@ -28,7 +28,7 @@ channels   content                                                              
 86-97      that feature's size in tiles (gates count one)                              / 16
 98, 99     locations of the house under my keep / the opponent's keep                  0/1
 100-103    the drawn tile may be placed here in rotation 0..3 (PLACE phase)            0/1
-104        the just-placed tile (the tile the slot actions 304-325 refer to)           0/1
+104        the just-placed tile, FOLLOWER to EXTRA (slot actions 304-325 refer to it)  0/1
 =========  ==========================================================================  =====
 
 Vector (offset from ``VECTOR = 13860``):
@@ -46,7 +46,7 @@ offset  size  content                                                           
 213     100   the opponent's track position one-hot                                       0/1
 313     13    corner towers C1..C13 still holding a face-down wall tile                   0/1
 326     9     wall tiles I hold, per kind 1..9                                            / 2
-335     9     wall tiles I may use now, per kind (kinds 1-3, my turn, taken earlier)      / 2
+335     9     I may use a tile of this kind now (1-3; my turn, taken earlier): a flag     0/0.5
 344     9     wall tiles the opponent holds, per kind                                     / 2
 353     9     copies per kind not yet seen: 2 - held - used                               / 2
 362     2     followers in supply: me, opponent                                           / 6
@@ -56,6 +56,11 @@ offset  size  content                                                           
 413     1     this turn is an extra turn                                                  0/1
 414     1     tiles set aside as unplaceable                                              / 60
 ======  ====  ==========================================================================  =====
+
+"Usable now" (offset 335) is a presence flag on the wall-tile scale: 0.5 when at least one
+held copy of the kind may be used now, however many (the count held is at offset 326), as
+spec §11.2 lists it ("usable now per kind"). Channel 104 and the phase one-hot are zeros
+once the game is over (no turn is under way).
 
 Every entry lies in [0, 10]: sizes / 16 stay below 67 / 16, scores are read as at most
 1000. Actions are the 326 indices documented in :mod:`.rules`; the mask comes with the view.
@@ -274,8 +279,8 @@ def _count_vector(view: View, counts: bytearray) -> None:
             counts[C_UNSEEN_WALL + k] -= 1
         for k in view.used:
             counts[C_UNSEEN_WALL + k] -= 1
-        for k in view.usable:
-            counts[C_MY_USABLE + k] += 1
+        for k in view.usable:  # distinct kinds: a presence flag (module docstring)
+            counts[C_MY_USABLE + k] = 1
     # supply, keep sizes, stack size, stack counts, extra turn, discards: the tail, at once
     supply = view.supply
     counts[C_SUPPLY:] = bytearray(

@@ -31,11 +31,20 @@ Every decision the spec defines is presented, even a forced one (a FOLLOWER deci
 an empty supply offers only PASS); chance (the shuffles, the start player, drawing and
 discarding unplaceable tiles) happens inside ``apply``. The state keeps no generator:
 the seed shuffles the stack and the wall tiles once, at setup, and nothing is random after.
+
+Version history (``Rules.version``; env ids ``carcassonne_castle-vN``,
+``CarcassonneCastle-vN``):
+
+* v1: a finished game keeps no turn context (the just-placed tile, the extra-turn flag,
+  pending features), so at the end observation channel 104 and the extra-turn entry are 0;
+  snapshots are validated strictly and carry version 1; option ranges
+  ``keep_bonus_tiles`` 0-76 and ``wall9_points`` 0-100.
+* v0: first release.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +55,7 @@ from boardgame_envs.carcassonne_castle.castle import (
     CODE_SEGMENTS,
     GRID_CELL,
     NO_SEGMENT,
+    NUM_GRID,
     NUM_TILE_CODES,
     Castle,
     cell_of,
@@ -68,8 +78,10 @@ from boardgame_envs.carcassonne_castle.data import (
     NUM_CASTLE_TILES,
     NUM_CELLS,
     NUM_PLAYERS,
+    NUM_SLOTS,
     NUM_STOCKED,
     NUM_TILE_TYPES,
+    NUM_WALL_TILES,
     PATH,
     PLAYABLE_CELLS,
     SLOT_NAMES,
@@ -83,15 +95,18 @@ from boardgame_envs.carcassonne_castle.data import (
     UNFINISHED_PATH,
     UNFINISHED_TOWER,
     WALL9_POINTS,
+    WALL_KINDS,
     WALL_NAMES,
     WALL_TILES,
     tile_index,
 )
 from boardgame_envs.carcassonne_castle.sample import sample_state as _sample_state
 from boardgame_envs.core.rules import (
+    InvalidConfigError,
     InvalidStateError,
     Option,
     PlayerView,
+    is_integer,
 )
 from boardgame_envs.core.rules import Rules as BaseRules
 from boardgame_envs.core.rules import State as BaseState
@@ -140,15 +155,25 @@ TILE_NAMES = tuple(t.name for t in TILE_TYPES)
 CELL_TEXT = tuple(f"({x},{y})" for x, y in PLAYABLE_CELLS)
 
 
-def keep_bonus_ok(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+#: Documented ranges of the numeric options (spec §2.5 leaves both values open): a kind-8
+#: wall tile can add at most the castle's 76 cells to a keep; a kind-9 tile at most one lap
+#: of the score track. Nothing is allocated in proportion to either.
+KEEP_BONUS_RANGE = (0, NUM_CELLS)
+WALL9_POINTS_RANGE = (0, TRACK_LENGTH)
+
+
+def _in_range(low: int, high: int) -> Callable[[Any], bool]:
+    def ok(value: Any) -> bool:
+        return is_integer(value) and low <= value <= high
+
+    return ok
 
 
 class CarcassonneCastleRules(BaseRules):
     """Carcassonne: The Castle for exactly 2 players."""
 
     name = "carcassonne_castle"
-    version = 0
+    version = 1  # see the version history in the module docstring
     min_players = NUM_PLAYERS
     max_players = NUM_PLAYERS
     action_size = NUM_ACTIONS
@@ -160,14 +185,14 @@ class CarcassonneCastleRules(BaseRules):
         "keep_bonus_tiles": Option(
             KEEP_BONUS_TILES,
             "STAND-IN: tiles a kind-8 wall tile adds to the keep (spec §2.5)",
-            keep_bonus_ok,
-            "an integer >= 0",
+            _in_range(*KEEP_BONUS_RANGE),
+            f"an integer 0 to {KEEP_BONUS_RANGE[1]}",
         ),
         "wall9_points": Option(
             WALL9_POINTS,
             "STAND-IN: points of a kind-9 wall tile (spec §2.5)",
-            keep_bonus_ok,
-            "an integer >= 0",
+            _in_range(*WALL9_POINTS_RANGE),
+            f"an integer 0 to {WALL9_POINTS_RANGE[1]}",
         ),
     }
 
@@ -225,6 +250,11 @@ class CarcassonneCastleRules(BaseRules):
         ``corners``: {corner number 1-13: wall-tile kind} still stocked; every other wall
         tile is in the box unless ``held`` (per seat: a kind, taken before this turn, or
         ``(kind, turn taken)``). ``keeps``: per seat ``(size, [(x, y), ...])`` or None.
+
+        The position is checked for conservation, not for being reachable: a keep of any
+        size anywhere, or a wall tile taken "this turn" before the placement, is allowed
+        here, but such a position's snapshot does not load back (``from_dict`` checks
+        more, see ``State._check_snapshot``).
         """
         config = self.make_config(options)
         state = State(self, config)
@@ -473,6 +503,7 @@ class State(BaseState):
         return self._public
 
     def view(self, seat: int) -> View:
+        seat = self._check_seat(seat)
         current = -1 if self.phase == GAME_OVER else self.active
         # the state's read-only cached mask itself, not a copy: View.legal_action_mask copies
         mask = self._legal_mask() if seat == current else NO_ACTIONS
@@ -818,8 +849,14 @@ class State(BaseState):
                 self.events.append(f"final: P{seat} scores {points} ({label})")
         self.final = final
         self.phase = GAME_OVER
+        # a finished game keeps no turn context (the just-placed tile, the pending
+        # features, the extra-turn flag): the spec shows them only during a turn
         self.tile = None
+        self.last_cell = None
+        self.extra_turn = False
+        self.completed = []
         self.groups = [[], []]
+        self.doubling = None
         self._changed_public()  # the view's record holds the final scoring
 
     def _feature_text_plain(self, root: int) -> str:
@@ -827,108 +864,188 @@ class State(BaseState):
 
     # -- snapshots ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """A full snapshot, JSON-compatible; every list and dict in it is a fresh copy, so
+        editing it never reaches the state."""
         castle = self.castle
         return {
             "game": self.rules.name,
             "version": self.rules.version,
             "num_players": self.num_players,
-            "config": self.config,
+            "config": dict(self.config),
             "placements": [
                 [cell, code // 4, code % 4, seat] for cell, code, seat in castle.history
             ],
             "followers": sorted(
                 [GRID_CELL[g], seat, slot] for g, (seat, slot) in castle.followers.items()
             ),
-            "stack": self.stack,
+            "stack": list(self.stack),
             "tile": self.tile,
-            "discards": self.discards,
-            "corners": self.corners,
-            "boxed": self.boxed,
-            "held": self.held,
-            "used": self.used,
-            "scores": self.scores_,
-            "supply": self.supply,
-            "keeps": self.keeps,
+            "discards": list(self.discards),
+            "corners": list(self.corners),
+            "boxed": list(self.boxed),
+            "held": [[list(item) for item in seat] for seat in self.held],
+            "used": [list(item) for item in self.used],
+            "scores": list(self.scores_),
+            "supply": list(self.supply),
+            "keeps": [None if k is None else [k[0], list(k[1])] for k in self.keeps],
             "start_player": self.start_player,
             "active": self.active,
             "turn": self.turn,
             "extra_turn": self.extra_turn,
             "phase": self.phase,
             "last_cell": self.last_cell,
-            "completed": self.completed,
-            "groups": self.groups,
+            "completed": list(self.completed),
+            "groups": [list(group) for group in self.groups],
             "doubling": self.doubling,
-            "final": self.final,
-            "events": self.events,
+            "final": [[list(item) for item in seat] for seat in self.final],
+            "events": list(self.events),
         }
 
     @classmethod
     def from_dict(cls, rules: CarcassonneCastleRules, data: dict[str, Any]) -> State:
+        """The state of a :meth:`to_dict` snapshot. Refused with ``InvalidStateError``
+        naming the field: a missing or unknown field, another game or version, a value of
+        the wrong type (no coercion: ``8.7`` or ``true`` is not an integer), out of range,
+        components not conserved, or a phase context play cannot continue from (see
+        :meth:`_check` and :meth:`_check_snapshot`)."""
+        if not isinstance(data, dict):
+            raise InvalidStateError(
+                f"a {rules.name} snapshot is a JSON object, not {type(data).__name__}"
+            )
+        if data.get("game") != rules.name:
+            raise InvalidStateError(f"snapshot is of game {data.get('game')!r}, not {rules.name!r}")
+        missing = [name for name in SNAPSHOT_FIELDS if name not in data]
+        unknown = sorted(repr(name) for name in data if name not in SNAPSHOT_FIELDS)
+        if missing or unknown:
+            raise InvalidStateError(
+                f"not a {rules.name} snapshot: "
+                + "; ".join(
+                    ([f"missing field(s) {', '.join(map(repr, missing))}"] if missing else [])
+                    + ([f"unknown field(s) {', '.join(unknown)}"] if unknown else [])
+                )
+            )
+        version = data["version"]
+        if not is_integer(version) or version != rules.version:
+            raise InvalidStateError(
+                f"version: {version!r} is not this engine's snapshot version {rules.version}"
+            )
+        _int("num_players", data["num_players"], (NUM_PLAYERS, NUM_PLAYERS))
+        config = data["config"]
+        if not isinstance(config, dict):
+            raise InvalidStateError(f"config: {config!r} is not an object of options")
         try:
-            if data["game"] != rules.name:
-                raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
-            rules.check_num_players(data["num_players"])
-            state = cls(rules, rules.make_config(data["config"]))
-            history = []
-            for cell, tile, rotation, seat in data["placements"]:
-                cell, tile, rotation, seat = int(cell), int(tile), int(rotation), int(seat)
-                _check_range("placement cell", cell, NUM_CELLS)
-                _check_range("placement tile", tile, NUM_TILE_TYPES)
-                _check_range("placement rotation", rotation, 4)
-                _check_range("placement seat", seat, NUM_PLAYERS)
-                history.append((cell, 4 * tile + rotation, seat))
-            followers = {}
-            for cell, seat, slot in data["followers"]:
-                _check_range("follower cell", int(cell), NUM_CELLS)
-                _check_range("follower seat", int(seat), NUM_PLAYERS)
-                _check_range("follower slot", int(slot), 12)
-                followers[CELL_GRID[int(cell)]] = (int(seat), int(slot))
-            state.castle = _replay(history, followers)
-            state.stack = [int(t) for t in data["stack"]]
-            state.unseen = [state.stack.count(t) for t in range(NUM_TILE_TYPES)]
-            state.tile = None if data["tile"] is None else int(data["tile"])
-            state.discards = [int(t) for t in data["discards"]]
-            state.corners = [int(k) for k in data["corners"]]
-            state.boxed = [int(k) for k in data["boxed"]]
-            state.held = [[[int(k), int(t)] for k, t in seat] for seat in data["held"]]
-            state.used = [[int(k), int(s)] for k, s in data["used"]]
-            state.scores_ = [int(s) for s in data["scores"]]
-            state.supply = [int(s) for s in data["supply"]]
-            state.keeps = [
-                None if k is None else [int(k[0]), [int(g) for g in k[1]]] for k in data["keeps"]
+            state = cls(rules, rules.make_config(config))
+        except InvalidConfigError as error:
+            raise InvalidStateError(f"config: {error}") from None
+        cell_range, seat_range = (0, NUM_CELLS - 1), (0, NUM_PLAYERS - 1)
+        tile_range, kind_range = (0, NUM_TILE_TYPES - 1), (WALL_KINDS[0], WALL_KINDS[-1])
+        history = [
+            (cell, 4 * tile + rotation, seat)
+            for cell, tile, rotation, seat in _rows(
+                "placements",
+                data["placements"],
+                (cell_range, tile_range, (0, 3), seat_range),
+                NUM_CASTLE_TILES,
+            )
+        ]
+        followers: dict[int, tuple[int, int]] = {}
+        for cell, seat, slot in _rows(
+            "followers", data["followers"], (cell_range, seat_range, (0, NUM_SLOTS - 1)), NUM_CELLS
+        ):
+            if CELL_GRID[cell] in followers:
+                raise InvalidStateError(f"followers: two followers on cell {cell}")
+            followers[CELL_GRID[cell]] = (seat, slot)
+        state.castle, last_names = _replay(history, followers)
+        state.stack = _ints("stack", data["stack"], tile_range, max_length=NUM_CASTLE_TILES)
+        state.unseen = [state.stack.count(t) for t in range(NUM_TILE_TYPES)]
+        state.tile = _optional_int("tile", data["tile"], tile_range)
+        state.discards = _ints("discards", data["discards"], tile_range, NUM_CASTLE_TILES)
+        state.corners = _ints("corners", data["corners"], (0, kind_range[1]), length=NUM_STOCKED)
+        state.boxed = _ints("boxed", data["boxed"], kind_range, NUM_WALL_TILES)
+        held = _list("held", data["held"], length=NUM_PLAYERS)
+        state.held = [
+            [
+                list(row)
+                for row in _rows(
+                    f"held[{seat}]", held[seat], (kind_range, (0, None)), NUM_WALL_TILES
+                )
             ]
-            state.start_player = int(data["start_player"])
-            state.active = int(data["active"])
-            state.turn = int(data["turn"])
-            state.extra_turn = bool(data["extra_turn"])
-            state.phase = str(data["phase"])
-            state.last_cell = None if data["last_cell"] is None else int(data["last_cell"])
-            state.completed = [int(n) for n in data["completed"]]
-            state.groups = [[int(n) for n in g] for g in data["groups"]]
-            state.doubling = None if data["doubling"] is None else int(data["doubling"])
-            state.final = [[[str(label), int(p)] for label, p in seat] for seat in data["final"]]
-            state.events = [str(e) for e in data["events"]]
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, InvalidStateError):
-                raise
-            raise InvalidStateError(f"not a {rules.name} snapshot: {error!r}") from error
+            for seat in range(NUM_PLAYERS)
+        ]
+        # only kinds 1-3 are ever used (discarded) during play; kinds 4-9 act at the end
+        state.used = [
+            list(row)
+            for row in _rows(
+                "used", data["used"], ((EXTRA_TURN, HOUSE_X2), seat_range), NUM_WALL_TILES
+            )
+        ]
+        state.scores_ = _ints("scores", data["scores"], (0, None), length=NUM_PLAYERS)
+        state.supply = _ints(
+            "supply", data["supply"], (0, FOLLOWERS_PER_PLAYER), length=NUM_PLAYERS
+        )
+        keeps = _list("keeps", data["keeps"], length=NUM_PLAYERS)
+        state.keeps = []
+        for seat, keep in enumerate(keeps):
+            if keep is None:
+                state.keeps.append(None)
+                continue
+            size, locations = _list(f"keeps[{seat}]", keep, length=2)
+            state.keeps.append(
+                [
+                    _int(f"keeps[{seat}][0]", size, (1, NUM_CELLS)),
+                    _ints(f"keeps[{seat}][1]", locations, (0, NUM_GRID - 1), NUM_CELLS),
+                ]
+            )
+        state.start_player = _int("start_player", data["start_player"], seat_range)
+        state.active = _int("active", data["active"], seat_range)
+        state.turn = _int("turn", data["turn"], (1, None))
+        state.extra_turn = data["extra_turn"]
+        if not isinstance(state.extra_turn, bool):
+            raise InvalidStateError(f"extra_turn: {state.extra_turn!r} is not true or false")
+        state.phase = data["phase"]
+        if state.phase not in (*PHASES, GAME_OVER):
+            known = ", ".join((*PHASES, GAME_OVER))
+            raise InvalidStateError(f"phase: unknown phase {state.phase!r}; known: {known}")
+        state.last_cell = _optional_int("last_cell", data["last_cell"], cell_range)
+        state.completed = _names("completed", data["completed"])
+        groups = _list("groups", data["groups"], length=2)
+        state.groups = [_names(f"groups[{i}]", groups[i]) for i in range(2)]
+        state.doubling = None if data["doubling"] is None else _name("doubling", data["doubling"])
+        final = _list("final", data["final"], length=NUM_PLAYERS)
+        state.final = []
+        for seat in range(NUM_PLAYERS):
+            items = []
+            for i, item in enumerate(_list(f"final[{seat}]", final[seat])):
+                label, points = _list(f"final[{seat}][{i}]", item, length=2)
+                if not isinstance(label, str):
+                    raise InvalidStateError(f"final[{seat}][{i}][0]: {label!r} is not a text")
+                items.append([label, _int(f"final[{seat}][{i}][1]", points, (0, None))])
+            state.final.append(items)
+        events = _list("events", data["events"])
+        bad = next((e for e in events if not isinstance(e, str)), None)
+        if bad is not None:
+            raise InvalidStateError(f"events: {bad!r} is not a text")
+        state.events = list(events)
         state._changed_public()
         state._check()
+        state._check_snapshot(last_names)
         return state
 
     def _check(self) -> None:
-        """Conservation and consistency of a snapshot (InvalidStateError otherwise)."""
+        """Conservation and consistency (InvalidStateError otherwise): what every position,
+        also one built by :meth:`CarcassonneCastleRules.position`, satisfies."""
         if self.phase not in (*PHASES, GAME_OVER):
             known = ", ".join((*PHASES, GAME_OVER))
-            raise InvalidStateError(f"unknown phase {self.phase!r}; known: {known}")
+            raise InvalidStateError(f"phase: unknown phase {self.phase!r}; known: {known}")
         if sorted(self.tile_zones()) != sorted(TILE_COPIES):
             raise InvalidStateError(
-                "the 60 castle tiles are not each in exactly one zone (stack, drawn tile, "
-                "castle, discards)"
+                "stack, tile, placements, discards: the 60 castle tiles are not each in "
+                "exactly one zone (stack, drawn tile, castle, discards)"
             )
         if sorted(self.wall_tile_zones()) != sorted(WALL_TILES):
             raise InvalidStateError(
-                "the 18 wall tiles are not each in exactly one zone (corners, box, held, used)"
+                "corners, boxed, held, used: the 18 wall tiles are not each in exactly one "
+                "zone (corners, box, held, used)"
             )
         if len(self.corners) != NUM_STOCKED or len(self.held) != 2 or len(self.scores_) != 2:
             raise InvalidStateError("corners must list 13 kinds; held and scores 2 seats each")
@@ -936,30 +1053,179 @@ class State(BaseState):
             on_board = sum(s == seat for s, _ in self.castle.followers.values())
             if self.supply[seat] + on_board != FOLLOWERS_PER_PLAYER:
                 raise InvalidStateError(
-                    f"seat {seat} has {self.supply[seat]} followers in supply and {on_board} "
-                    f"on the board; the two must add up to {FOLLOWERS_PER_PLAYER}"
+                    f"supply: seat {seat} has {self.supply[seat]} followers in supply and "
+                    f"{on_board} on the board; the two must add up to {FOLLOWERS_PER_PLAYER}"
                 )
         if self.active not in (0, 1):
-            raise InvalidStateError(f"active seat {self.active} is not 0 or 1")
+            raise InvalidStateError(f"active: seat {self.active} is not 0 or 1")
         if self.phase == PLACE and (self.tile is None or not self.castle.has_placement(self.tile)):
-            raise InvalidStateError("phase PLACE needs a drawn tile with a legal placement")
-        if self.phase in (FOLLOWER, ORDER, DOUBLE) and self.last_cell is None:
-            raise InvalidStateError(f"phase {self.phase} needs the just-placed tile's cell")
+            raise InvalidStateError("tile: phase PLACE needs a drawn tile with a legal placement")
+        if self.phase in (FOLLOWER, ORDER, DOUBLE, EXTRA) and self.last_cell is None:
+            raise InvalidStateError(
+                f"last_cell: phase {self.phase} needs the just-placed tile's cell"
+            )
         if self.last_cell is not None and (
             not 0 <= self.last_cell < NUM_CELLS or self.castle.is_empty(self.last_cell)
         ):
-            raise InvalidStateError(f"last_cell {self.last_cell} holds no placed tile")
+            raise InvalidStateError(f"last_cell: cell {self.last_cell} holds no placed tile")
         names = self.completed + self.groups[0] + self.groups[1]
         names += [] if self.doubling is None else [self.doubling]
         bad = [n for n in names if not (SLOT_BASE <= n < PASS or FACING_BASE <= n < NUM_ACTIONS)]
         if bad:
             raise InvalidStateError(
-                f"pending feature names {bad} are not ORDER names (304-315, 318-325)"
+                f"groups: pending feature names {bad} are not ORDER names (304-315, 318-325)"
             )
         if self.phase == ORDER and not (self.groups[0] or self.groups[1]):
-            raise InvalidStateError("phase ORDER needs pending features")
+            raise InvalidStateError("groups: phase ORDER needs pending features")
         if self.phase == DOUBLE and self.doubling is None:
-            raise InvalidStateError("phase DOUBLE needs the feature under the decision")
+            raise InvalidStateError("doubling: phase DOUBLE needs the feature under the decision")
+        for seat in range(NUM_PLAYERS):
+            for kind, taken in self.held[seat]:
+                if taken > self.turn:
+                    raise InvalidStateError(
+                        f"held[{seat}]: a kind-{kind} wall tile taken in turn {taken}, after "
+                        f"the current turn {self.turn}"
+                    )
+
+    def _check_snapshot(self, last_names: list[int]) -> None:
+        """What a loaded snapshot must also satisfy to be a position of a real game (the
+        phase context, the keeps, the followers); ``last_names`` are the ORDER names of the
+        features the last placement completed. :meth:`CarcassonneCastleRules.position` may
+        build positions outside these (a keep of any size anywhere, a wall tile taken
+        "this turn" before the placement), which then do not load back."""
+        castle, phase = self.castle, self.phase
+        history = castle.history
+        # the turn context each phase needs, and nothing the phase forbids
+        in_turn = phase in (FOLLOWER, ORDER, DOUBLE, EXTRA)
+        if phase != PLACE and self.tile is not None:
+            raise InvalidStateError(f"tile: phase {phase} has no drawn tile")
+        if in_turn and self.last_cell != history[-1][0]:
+            raise InvalidStateError(
+                f"last_cell: {self.last_cell} is not the cell of the last placement "
+                f"({history[-1][0]})"
+            )
+        if in_turn and history[-1][2] != self.active:
+            raise InvalidStateError(
+                f"active: seat {self.active} is deciding on a tile seat {history[-1][2]} laid"
+            )
+        if not in_turn and self.last_cell is not None:
+            raise InvalidStateError(f"last_cell: phase {phase} has no just-placed tile")
+        if phase == FOLLOWER:
+            if self.completed != last_names:
+                raise InvalidStateError(
+                    f"completed: {self.completed} are not the features the last placement "
+                    f"completed ({last_names})"
+                )
+            if CELL_GRID[self.last_cell] in castle.followers:  # type: ignore[index]
+                raise InvalidStateError("followers: a follower on the tile still to claim")
+        elif self.completed:
+            raise InvalidStateError(f"completed: phase {phase} has no unresolved completions")
+        pending = self.groups[0] + self.groups[1]
+        if phase not in (ORDER, DOUBLE) and (pending or self.doubling is not None):
+            raise InvalidStateError(f"groups, doubling: phase {phase} has no pending features")
+        if phase != DOUBLE and self.doubling is not None:
+            raise InvalidStateError(f"doubling: phase {phase} has no doubling decision")
+        if self.doubling is not None:
+            pending = pending + [self.doubling]
+        if len(set(pending)) != len(pending) or not set(pending) <= set(last_names):
+            raise InvalidStateError(
+                f"groups, doubling: pending features {pending} are not distinct features the "
+                f"last placement completed ({last_names})"
+            )
+        if phase == ORDER and len(self.groups[0] or self.groups[1]) < 2:
+            raise InvalidStateError("groups: phase ORDER needs 2+ features in the group scored")
+        usable = self._usable_kinds(self.active)
+        pending_roots = set()
+        for group, names in enumerate((self.groups[0], self.groups[1], [self.doubling])):
+            for name in names:
+                if name is None:
+                    continue
+                root = castle.feature_named(self.last_cell, name)  # type: ignore[arg-type]
+                pending_roots.add(root)
+                mine, theirs = castle.followers_on(root)
+                if self.active == 1:
+                    mine, theirs = theirs, mine
+                if not (mine > theirs if group != 1 else theirs > mine):
+                    raise InvalidStateError(
+                        f"groups: feature {name} is pending for a seat without the majority"
+                    )
+        if self.doubling is not None:
+            kind = int(castle.kind[castle.feature_named(self.last_cell, self.doubling)])
+            if (TOWER_X2 if kind == TOWER else HOUSE_X2 if kind == HOUSE else 0) not in usable:
+                raise InvalidStateError(
+                    "doubling: the active player holds no usable x2 wall tile for it"
+                )
+        if phase == EXTRA and (EXTRA_TURN not in usable or not self.stack):
+            raise InvalidStateError(
+                "phase: EXTRA needs a usable extra-turn wall tile and a non-empty stack"
+            )
+        if phase == GAME_OVER and (self.stack or self.extra_turn):
+            raise InvalidStateError("stack, extra_turn: a finished game has neither")
+        if phase != GAME_OVER and (self.final[0] or self.final[1]):
+            raise InvalidStateError(f"final: phase {phase} comes before the final scoring")
+        if self.extra_turn and [EXTRA_TURN, self.active] not in self.used:
+            raise InvalidStateError("extra_turn: the active player has used no extra-turn tile")
+        for seat in range(NUM_PLAYERS):
+            if sum(points for _, points in self.final[seat]) > self.scores_[seat]:
+                raise InvalidStateError(f"final: seat {seat} scored more than its score")
+            # a marker that stops on a stocked corner takes its tile (none at the end, §6.5)
+            corner = CORNER_AT_SPACE[self.scores_[seat] % TRACK_LENGTH]
+            if phase != GAME_OVER and corner >= 0 and self.corners[corner]:
+                raise InvalidStateError(
+                    f"scores: seat {seat}'s marker stands on corner C{corner + 1}, which "
+                    "still holds its wall tile"
+                )
+            if phase in (PLACE, FOLLOWER):  # no scoring yet this turn
+                for kind, taken in self.held[seat]:
+                    if taken >= self.turn:
+                        raise InvalidStateError(
+                            f"held[{seat}]: a kind-{kind} wall tile taken in turn {taken}, "
+                            f"before any scoring of the current turn {self.turn}"
+                        )
+        # followers: on tiles their owner laid; on a complete tower, house or path only
+        # while it waits to be scored
+        placer = {CELL_GRID[cell]: seat for cell, _, seat in history}
+        for g, (seat, slot) in castle.followers.items():
+            if placer[g] != seat:
+                x, y = xy_of(g)
+                raise InvalidStateError(
+                    f"followers: seat {seat}'s follower on ({x},{y}), a tile seat {placer[g]} laid"
+                )
+            root = castle.feature_at(g, slot)
+            waiting = (
+                phase == FOLLOWER
+                and any(castle.feature_named(self.last_cell, n) == root for n in last_names)
+            ) or root in pending_roots
+            if castle.is_complete(root) and not waiting:
+                x, y = xy_of(g)
+                raise InvalidStateError(
+                    f"followers: a follower on the complete {KIND_NAMES[int(castle.kind[root])]}"
+                    f" at ({x},{y}), which is not waiting to be scored"
+                )
+        # keeps: each on a different complete house, of its size, with nobody on it
+        roots = []
+        for seat, keep in enumerate(self.keeps):
+            if keep is None:
+                continue
+            size, locations = keep
+            root = NO_SEGMENT
+            for k in range(8) if locations else ():
+                candidate = castle.feature_at(locations[0], k)  # a tile may hold 2+ houses
+                if (
+                    castle.kind[candidate] == HOUSE
+                    and castle.is_complete(candidate)
+                    and not any(castle.followers_on(candidate))
+                    and candidate not in roots
+                    and castle.locations(candidate) == locations
+                ):
+                    root = candidate
+                    break
+            if root == NO_SEGMENT or size != len(locations):
+                raise InvalidStateError(
+                    f"keeps[{seat}]: {keep} is not the size and locations of a complete house "
+                    "with no follower on it (and not the other keep's house)"
+                )
+            roots.append(root)
 
     def tile_zones(self) -> list[int]:
         """Every castle tile's type in some zone (tests check the 60 are each there once)."""
@@ -984,36 +1250,143 @@ class State(BaseState):
         )
 
 
-def _check_range(what: str, value: int, size: int) -> None:
-    if not 0 <= value < size:
-        raise InvalidStateError(f"{what} {value} is out of range 0..{size - 1}")
+#: The fields of a snapshot (``State.to_dict``), each required.
+SNAPSHOT_FIELDS = (
+    "game",
+    "version",
+    "num_players",
+    "config",
+    "placements",
+    "followers",
+    "stack",
+    "tile",
+    "discards",
+    "corners",
+    "boxed",
+    "held",
+    "used",
+    "scores",
+    "supply",
+    "keeps",
+    "start_player",
+    "active",
+    "turn",
+    "extra_turn",
+    "phase",
+    "last_cell",
+    "completed",
+    "groups",
+    "doubling",
+    "final",
+    "events",
+)
 
 
-def _replay(history: list[tuple[int, int, int]], followers: dict[int, tuple[int, int]]) -> Castle:
-    """Rebuild the castle, refusing a placement on a taken cell or a follower on no segment."""
+def _int(field: str, value: Any, bounds: tuple[int, int | None]) -> int:
+    """``value`` as an int if it is an integer within ``bounds`` (``None``: no upper bound),
+    else InvalidStateError naming ``field``; bools and floats are not integers."""
+    if type(value) is not int and not is_integer(value):  # the common case first: cheaper
+        raise InvalidStateError(f"{field}: {value!r} is not an integer")
+    low, high = bounds
+    if value < low or (high is not None and value > high):
+        allowed = f"{low}..{high}" if high is not None else f">= {low}"
+        raise InvalidStateError(f"{field}: {value} is out of range {allowed}")
+    return int(value)
+
+
+def _optional_int(field: str, value: Any, bounds: tuple[int, int | None]) -> int | None:
+    return None if value is None else _int(field, value, bounds)
+
+
+def _list(
+    field: str, value: Any, max_length: int | None = None, *, length: int | None = None
+) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise InvalidStateError(f"{field}: {value!r} is not a list")
+    if length is not None and len(value) != length:
+        raise InvalidStateError(f"{field}: {len(value)} entries, not {length}")
+    if max_length is not None and len(value) > max_length:
+        raise InvalidStateError(f"{field}: {len(value)} entries, more than {max_length}")
+    return list(value)
+
+
+def _ints(
+    field: str,
+    value: Any,
+    bounds: tuple[int, int | None],
+    max_length: int | None = None,
+    *,
+    length: int | None = None,
+) -> list[int]:
+    items = _list(field, value, max_length, length=length)
+    return [_int(f"{field}[{i}]", item, bounds) for i, item in enumerate(items)]
+
+
+def _rows(
+    field: str,
+    value: Any,
+    bounds: tuple[tuple[int, int | None], ...],
+    max_length: int | None = None,
+) -> list[tuple[int, ...]]:
+    """A list of fixed-length rows of integers, each column within its bounds."""
+    rows = []
+    for i, row in enumerate(_list(field, value, max_length)):
+        row = _list(f"{field}[{i}]", row, length=len(bounds))
+        rows.append(
+            tuple(_int(f"{field}[{i}][{j}]", row[j], bounds[j]) for j in range(len(bounds)))
+        )
+    return rows
+
+
+def _name(field: str, value: Any) -> int:
+    """An ORDER name of a pending feature: 304-315 or 318-325 (spec §11.1)."""
+    if not is_integer(value) or not (
+        SLOT_BASE <= value < PASS or FACING_BASE <= value < NUM_ACTIONS
+    ):
+        raise InvalidStateError(
+            f"{field}: {value!r} is not the ORDER name of a feature (304-315, 318-325)"
+        )
+    return int(value)
+
+
+def _names(field: str, value: Any) -> list[int]:
+    items = _list(field, value, MAX_COMPLETED)
+    return [_name(f"{field}[{i}]", item) for i, item in enumerate(items)]
+
+
+def _replay(
+    history: list[tuple[int, int, int]], followers: dict[int, tuple[int, int]]
+) -> tuple[Castle, list[int]]:
+    """Rebuild the castle, refusing a placement on a taken cell or one that was not legal,
+    and a follower on no segment; also return the ORDER names of the features the last
+    placement completed."""
     seen: set[int] = set()
     for cell, code, _ in history:
         if cell in seen:
-            raise InvalidStateError(f"two tiles on cell {cell}")
+            raise InvalidStateError(f"placements: two tiles on cell {cell}")
         seen.add(cell)
         if code >= NUM_TILE_CODES:
-            raise InvalidStateError(f"tile code {code} is not a tile")
+            raise InvalidStateError(f"placements: tile code {code} is not a tile")
     castle = Castle()
+    names: list[int] = []
     for cell, code, seat in history:
         tile, rotation = divmod(code, 4)
         if not castle.placement_mask(tile)[4 * cell + rotation]:
             x, y = PLAYABLE_CELLS[cell]
             raise InvalidStateError(
-                f"{TILE_TYPES[tile].name} r{rotation} on ({x},{y}) was not a legal placement"
+                f"placements: {TILE_TYPES[tile].name} r{rotation} on ({x},{y}) was not a "
+                "legal placement"
             )
-        castle.place(cell, tile, rotation, seat)
+        names = castle.place(cell, tile, rotation, seat)
     for g, (seat, slot) in sorted(followers.items()):
         cell = GRID_CELL[g]
         if cell not in seen:
-            raise InvalidStateError(f"a follower on empty cell {cell}")
+            raise InvalidStateError(f"followers: a follower on empty cell {cell}")
         segments = CODE_SEGMENTS[int(castle.code[g])]
         if slot not in [seg.lowest for seg in segments]:
             x, y = xy_of(g)
-            raise InvalidStateError(f"slot {slot} names no segment of the tile on ({x},{y})")
+            raise InvalidStateError(
+                f"followers: slot {slot} names no segment of the tile on ({x},{y})"
+            )
         castle.add_follower(cell, slot, seat)
-    return castle
+    return castle, names

@@ -73,3 +73,30 @@ FULL_CASTLE = (
     ("T32", 1, (8, 4)), ("T28", 3, (8, 5)), ("T36", 3, (9, 1)), ("T06", 0, (9, 5)),
     ("T32", 2, (2, 7)), ("T28", 3, (2, 8)), ("T10", 3, (5, 8)), ("T06", 2, (6, 8)),
 )  # fmt: skip
+
+
+#: Seeds whose random games (actions drawn by ``default_rng(seed)``) reach the rare phases:
+#: 17 an ORDER, 18 an EXTRA, 32 a DOUBLE decision.
+RARE_PHASE_SEEDS = (17, 18, 32)
+
+
+def random_game(seed: int):
+    """The states of one seeded random game, in order (each a clone), the last finished."""
+    import numpy as np
+
+    state = RULES.new_state(2, seed=seed)
+    rng = np.random.default_rng(seed)
+    states = [state.clone()]
+    while not state.is_terminal():
+        state.apply(int(rng.choice(state.legal_actions())))
+        states.append(state.clone())
+    return states
+
+
+def first_state(predicate, seeds=(*RARE_PHASE_SEEDS, *range(40))) -> State:
+    """The first state of the seeded random games that satisfies ``predicate``."""
+    for seed in seeds:
+        for state in random_game(seed):
+            if predicate(state):
+                return state
+    raise LookupError("no seeded random game reaches such a state")
