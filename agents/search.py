@@ -28,6 +28,8 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``c`` | UCB exploration constant (rewards lie in [-1, 1]) |
 | ``epsilon`` | share of random moves in heuristic rollouts |
 | ``first`` | ``1``: a new node's first child is the heuristic's move; ``0``: a random one |
+| ``widen`` | the root tries only the heuristic's ``widen`` best moves (where the game ranks them) |
+| ``pw`` | progressive widening: at most ``1 + pw * sqrt(visits)`` children per node (0 = off) |
 | ``seed`` | seed of the agent's generator (``reset(seed)`` reseeds it) |
 
 Defaults are per game (:data:`GAME_DEFAULTS` over :class:`SearchOptions`).
@@ -48,6 +50,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.leaf_values import leaf_evaluator
+from agents.search_priors import rank_actions
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
 ROLLOUTS = ("random", "heuristic", "none")
@@ -71,11 +74,20 @@ class SearchOptions:
     """share of uniformly random moves in heuristic rollouts"""
     first: int = 0
     """1: a new node's first child is the heuristic's move; 0: a random untried move"""
+    widen: int = 0
+    """> 0: the root tries only the heuristic's ``widen`` best moves, where the game ranks
+    them (``agents/search_priors.py``); 0: every legal move"""
+    pw: float = 0.0
+    """progressive widening: a node with n visits has at most ``1 + pw * sqrt(n)`` children
+    (expanded in order: the heuristic's move first with ``first=1``); 0: every legal move
+    is tried once before any is tried twice"""
 
     def __post_init__(self) -> None:
         _check_number("iterations", self.iterations, int, low=0)
         _check_number("seconds", self.seconds, (int, float), low=0)
         _check_number("depth", self.depth, int, low=0)
+        _check_number("widen", self.widen, int, low=0)
+        _check_number("pw", self.pw, (int, float), low=0)
         _check_number("c", self.c, (int, float), low=0)
         _check_number("epsilon", self.epsilon, (int, float), low=0, high=1)
         if self.first not in (0, 1) or isinstance(self.first, bool):
@@ -120,6 +132,8 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "c": float,
     "epsilon": float,
     "first": int,
+    "widen": int,
+    "pw": float,
     "seed": int,
 }
 
@@ -182,13 +196,17 @@ class ISMCTSAgent(Agent):
         self.rules = make_rules(game)
         self.options = options or default_options(game)
         self.evaluate = leaf_evaluator(game)
-        needs_heuristic = self.options.rollout == "heuristic" or self.options.first
+        needs_heuristic = (
+            self.options.rollout == "heuristic" or self.options.first or self.options.widen
+        )
         if needs_heuristic and heuristic is None:
             from agents.base import make_agent
 
             heuristic = make_agent("heuristic", game)
         self.heuristic = heuristic
         self.last_iterations = 0  # iterations of the last decision (for reports and tests)
+        self.root_moves: set[int] | None = None
+        self.last_root: _Node | None = None  # the tree of the last decision, for analysis
         self.py_rng = random.Random(0)
 
     def reset(self, seed: int | None = None) -> None:
@@ -209,6 +227,7 @@ class ISMCTSAgent(Agent):
             self.heuristic.reset(decision_seed % 2**32)
         root = _Node(view.seat)
         options = self.options
+        self.root_moves = self._root_moves(view, legal)
         deadline = time.perf_counter() + options.seconds if options.seconds else math.inf
         limit = options.iterations or math.inf
         done = 0
@@ -217,20 +236,38 @@ class ISMCTSAgent(Agent):
             self._iterate(root, state)
             done += 1
         self.last_iterations = done
+        self.last_root = root
         return max(legal, key=lambda a: _rank(root.children.get(a)))
+
+    def _root_moves(self, view: PlayerView, legal: list[int]) -> set[int] | None:
+        """The root moves the search may try: the heuristic's ``widen`` best where the game
+        ranks them (every move it does not rank stays), else all (None)."""
+        if not self.options.widen:
+            return None
+        ranking = rank_actions(self.game, self.heuristic, view)
+        if ranking is None or len(ranking) <= self.options.widen:
+            return None
+        return set(ranking[: self.options.widen]) | (set(legal) - set(ranking))
 
     # -- one iteration --------------------------------------------------------------------
     def _iterate(self, root: _Node, state: State) -> None:
         path = [root]
         node = root
         c = self.options.c
+        pw = self.options.pw
         rng = self.py_rng
         while not state.is_terminal():
             mover = state.current_player
             legal = state.legal_actions()
+            if node is root and self.root_moves is not None:
+                legal = [a for a in legal if a in self.root_moves]
             children = node.children
             untried = [a for a in legal if a not in children]
-            if untried:
+            if untried and (
+                not pw
+                or len(children) < 1 + pw * math.sqrt(node.visits)
+                or not any(a in children for a in legal)
+            ):
                 action = self._first_move(state, untried)
                 child = _Node(mover)
                 for a in legal:
@@ -242,9 +279,11 @@ class ISMCTSAgent(Agent):
                 path.append(child)
                 break
             best_value = -math.inf
-            best_action = legal[0]
+            best_action = -1
             for a in legal:
-                child = children[a]
+                child = children.get(a)
+                if child is None:
+                    continue
                 child.available += 1
                 value = child.total / child.visits + c * math.sqrt(
                     math.log(child.available) / child.visits

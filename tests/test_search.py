@@ -181,3 +181,37 @@ def test_bad_worker_counts_are_refused():
     for workers in (0, -1, 1.5, True):
         with pytest.raises(InvalidConfigError, match="workers="):
             run_tournament("tahiti", ["heuristic", "random"], [2], games=1, workers=workers)
+
+
+def test_widen_keeps_the_root_to_the_heuristics_best_placements():
+    state = next(
+        p
+        for p in positions("carcassonne_castle", 2, seed=3, every=1, limit=40)
+        if len(p.legal_actions()) > 10
+    )
+    view = state.view(state.current_player)
+    agent = make_agent("ismcts:iterations=30,seconds=0,depth=4,widen=3", "carcassonne_castle")
+    agent.reset(0)
+    move = agent.act(view)
+    values = agent.heuristic.placement_values(view)
+    best = sorted(values, key=lambda a: -values[a])[:3]
+    assert set(agent.last_root.children) == set(best) and move in best
+
+
+def test_progressive_widening_bounds_the_children_and_tries_the_heuristic_first():
+    state = next(
+        p
+        for p in positions("carcassonne_castle", 2, seed=3, every=1, limit=40)
+        if len(p.legal_actions()) > 10
+    )
+    view = state.view(state.current_player)
+    spec = "ismcts:iterations=16,seconds=0,depth=2,pw=0.5,first=1"
+    agent = make_agent(spec, "carcassonne_castle")
+    agent.reset(0)
+    agent.act(view)
+    root = agent.last_root
+    assert 1 < len(root.children) <= 1 + 0.5 * 16**0.5
+    first = next(iter(root.children))  # dicts keep insertion order
+    heuristic = make_agent("heuristic", "carcassonne_castle")
+    values = heuristic.placement_values(view)
+    assert values[first] == max(values.values())

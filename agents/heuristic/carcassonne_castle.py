@@ -100,6 +100,21 @@ class HeuristicAgent(Agent):
                 best, best_value = action, value
         return best
 
+    def placement_values(self, view: View) -> dict[int, float]:
+        """Every legal placement with the value ``_place`` gives it (without the random
+        tie-break), for search agents that try the heuristic's best few placements."""
+        values: dict[int, float] = {}
+        seen: dict[tuple[int, tuple], float] = {}
+        for action in view.legal_actions():
+            if action >= NUM_PLACEMENTS:
+                continue
+            cell, rotation = divmod(action, 4)
+            key = (cell, CODE_SEGMENTS[4 * view.tile + rotation])
+            if key not in seen:
+                seen[key] = self._placement_value(view, cell, rotation)
+            values[action] = seen[key]
+        return values
+
     def _placement_value(self, view: View, cell: int, rotation: int) -> float:
         me, opp = view.seat, 1 - view.seat
         touched = _neighbour_segments(view.castle, cell)
