@@ -45,8 +45,6 @@ class PPOAgent(Agent):
         deterministic: bool = True,
     ) -> PPOAgent:
         """Load ``model.zip`` (or a run directory holding one) saved by train_ppo."""
-        from sb3_contrib import MaskablePPO
-
         path = Path(path)
         if path.is_dir():
             path = path / "model.zip"
@@ -55,7 +53,7 @@ class PPOAgent(Agent):
                 f"no PPO model at {str(path)!r}: give a model .zip file "
                 "or a training run directory that holds model.zip"
             )
-        model = MaskablePPO.load(path, device="cpu")
+        model = load_model(path)
         observe_mask = False
         if game is not None:
             observe_mask = _observes_mask(model, game, path)
@@ -81,6 +79,25 @@ class PPOAgent(Agent):
 
     def __repr__(self) -> str:
         return f"PPOAgent({self.label})"
+
+
+#: What stable-baselines3 raises for a file that is not a readable saved model (not a zip,
+#: a zip without its parts, a truncated or corrupt archive).
+UNREADABLE_MODEL_ERRORS = (ValueError, AssertionError, KeyError, EOFError, OSError, RuntimeError)
+
+
+def load_model(path: str | Path, **kwargs: Any) -> Any:
+    """``MaskablePPO.load(path)`` on the CPU; ``InvalidConfigError`` naming the file when
+    it is not a saved model."""
+    from sb3_contrib import MaskablePPO
+
+    try:
+        return MaskablePPO.load(path, device="cpu", **kwargs)
+    except UNREADABLE_MODEL_ERRORS as error:
+        raise InvalidConfigError(
+            f"{str(path)!r} is not a readable saved MaskablePPO model ({error}); give a "
+            "model .zip written by train_ppo or a run directory that holds model.zip"
+        ) from error
 
 
 def _observes_mask(model: Any, game: str, path: Path) -> bool:

@@ -93,11 +93,23 @@ def make(game: str, num_players: int = 2, **kwargs: Any):
     return wrap(raw_env(game, num_players, **kwargs))
 
 
-def make_single_agent(game: str, num_players: int = 2, **kwargs: Any):
-    """The Gymnasium env of ``game``: one learning seat, agents in the others."""
+def make_single_agent(game: str, num_players: int = 2, opponent: Any = "random", **kwargs: Any):
+    """The Gymnasium env of ``game``: one learning seat, agents in the others.
+
+    ``opponent`` is an agent (or a mix, a pool, a function ``view -> action``) or an agent
+    name: ``random``, ``heuristic``, ``ismcts[:options]``, ``ppo:<path>``. Names are
+    resolved here, by ``agents.make_agent``, so that the core env only ever gets agents
+    (the core does not import ``agents/``; this factory, like the game's gymnasium id, is
+    the user-facing entry point above both).
+    """
     from boardgame_envs.core.single_agent import SingleAgentEnv
 
-    return SingleAgentEnv(make_rules(game), num_players, **kwargs)
+    rules = make_rules(game)
+    if isinstance(opponent, str):
+        from agents.base import make_agent
+
+        opponent = make_agent(opponent, game)
+    return SingleAgentEnv(rules, num_players, opponent=opponent, **kwargs)
 
 
 def register_all() -> None:

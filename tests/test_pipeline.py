@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import csv
+import dataclasses
 import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +17,10 @@ import pytest
 from agents.ppo import PPOAgent
 from boardgame_envs import GAMES, InvalidConfigError
 from training import bench, demo, evaluate, train_ppo
-from training.cli import list_games, main, play
+from training.cli import _ask_action, list_games, main, play
+from training.cli_args import add_dataclass_arguments, args_from_namespace
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def tiny_args(tmp_path, **overrides) -> train_ppo.Args:
@@ -246,7 +252,7 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path):
         imitate="heuristic",
         imitation_games=3,
         imitation_epochs=60,
-        timesteps=0,
+        timesteps=64,  # not trained: only the warm start is measured
         eval_every=0,
     )
     model = train_ppo.MaskablePPO(
@@ -282,3 +288,165 @@ def test_annealed_learning_rate_falls_linearly_to_zero(tmp_path):
     assert config["hyperparameters"]["anneal_lr"] is True
     model = PPOAgent.load(run_dir).model
     assert model.lr_schedule(0.25) == pytest.approx(0.25 * 3e-4)
+
+
+# -- issue 11: command-line mistakes, resume, checkpoints, run directories ---------------------
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["eval", "--games", "0"], "--games 0 is not allowed; allowed: an integer >= 1"),
+        (["eval", "--games", "-3"], "--games -3 is not allowed"),
+        (["eval", "--workers", "0"], "--workers 0 is not allowed; allowed: an integer >= 1"),
+        (["eval", "--seed", "-1"], "--seed -1 is not allowed; allowed: an integer >= 0"),
+        (["eval", "--num-players", "2,x"], "--num-players '2,x' is not allowed; allowed: comma"),
+        (["train", "--timesteps", "0"], "--timesteps 0 is not allowed; allowed: an integer >= 1"),
+        (["train", "--timesteps", "-5"], "--timesteps -5 is not allowed"),
+        (["demo", "--timesteps", "-1"], "--timesteps -1 is not allowed"),
+        (["train", "--n-envs", "0"], "--n-envs 0 is not allowed"),
+        (["train", "--batch-size", "0"], "--batch-size 0 is not allowed"),
+        (["train", "--learning-rate", "-1"], "--learning-rate -1.0 is not allowed; allowed: a"),
+        (["train", "--learning-rate", "nan"], "--learning-rate nan is not allowed"),
+        (["train", "--gamma", "1.5"], "--gamma 1.5 is not allowed; allowed: a number from 0"),
+        (["train", "--reward", "money"], "--reward 'money' is not allowed; allowed: outcome"),
+        (["train", "--game-options", "{bad"], "--game-options '{bad' is not JSON"),
+        (["train", "--game-options", "[1]"], "--game-options '[1]' is not allowed; allowed: a"),
+        (["train", "--game-options", '{"colour": 1}'], "unknown option 'colour'"),
+        (["train", "--net-arch", "abc"], "--net-arch 'abc' is not allowed; allowed: comma"),
+        (["train", "--opponent", "ppo:README.md"], "'README.md' is not a readable saved"),
+        (["bench", "--seconds", "0"], "--seconds 0.0 is not allowed; allowed: a number > 0"),
+        (["bench", "--repeats", "0"], "--repeats 0 is not allowed; allowed: an integer >= 1"),
+        (["play", "factors_multiples", "--seed", "-1"], "seed=-1 is not allowed"),
+        (["play", "factors_multiples", "--vs", "ppo:README.md"], "is not a readable saved"),
+        (["eval", "--agents", "heuristic,ppo:README.md", "--games", "2"], "not a readable"),
+    ],
+)
+def test_command_line_mistakes_exit_2_with_one_line(argv, message, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "README.md").write_text("# not a model\n")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.startswith(f"boardgame-envs {argv[0]}: ")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == [tmp_path / "README.md"]  # no run directory left
+
+
+def test_module_command_lines_exit_2_with_one_line():
+    result = subprocess.run(
+        [sys.executable, "-m", "training.evaluate", "--games", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().endswith("--games 0 is not allowed; allowed: an integer >= 1")
+    assert result.stderr.count("\n") == 1
+
+
+def test_failed_training_start_leaves_no_run_directory(tmp_path):
+    (tmp_path / "fake.zip").write_text("not a model")
+    for overrides in (
+        dict(num_players=7),
+        dict(opponent="wizard"),
+        dict(opponent=f"ppo:{tmp_path / 'fake.zip'}"),
+        dict(game_options='{"rounds": "many"}'),
+        dict(game="chess"),
+    ):
+        with pytest.raises(InvalidConfigError):
+            train_ppo.main(tiny_args(tmp_path, **overrides))
+        assert not (tmp_path / "run").exists(), overrides
+
+
+def test_resume_without_timesteps_keeps_the_saved_target(tmp_path):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    saved = dataclasses.asdict(tiny_args(tmp_path, timesteps=384))
+    (run_dir / "config.json").write_text(json.dumps({"args": saved}))
+
+    def resumed(**given):
+        return train_ppo._resumed_args(train_ppo.Args(resume=str(run_dir), **given)).timesteps
+
+    assert resumed() == 384  # not the 200,000 default
+    assert resumed(timesteps=1000) == 1000  # an explicit --timesteps may raise it
+    assert resumed(timesteps=100) == 384  # ... never lower it
+    parsed = argparse.ArgumentParser()
+    add_dataclass_arguments(parsed, train_ppo.Args)
+    namespace = parsed.parse_args(["--resume", str(run_dir)])
+    assert train_ppo._resumed_args(args_from_namespace(train_ppo.Args, namespace)).timesteps == 384
+
+
+def test_checkpoints_are_written_whole_or_not_at_all(tmp_path):
+    class DiesWhileSaving:
+        def save(self, path):
+            Path(path).write_bytes(b"half a zip")
+            raise KeyboardInterrupt("killed while saving")
+
+    class Saves:
+        def save(self, path):
+            Path(path).write_bytes(b"a whole model")
+
+    first = train_ppo.save_checkpoint(Saves(), tmp_path, 128)
+    with pytest.raises(KeyboardInterrupt):
+        train_ppo.save_checkpoint(DiesWhileSaving(), tmp_path, 128)
+    with pytest.raises(KeyboardInterrupt):
+        train_ppo.save_checkpoint(DiesWhileSaving(), tmp_path, 256)
+    assert first.read_bytes() == b"a whole model"
+    assert [p.name for p in (tmp_path / "checkpoints").iterdir()] == [first.name]
+
+
+def test_resume_falls_back_to_the_checkpoint_before_an_unreadable_one(
+    tmp_path, monkeypatch, capsys
+):
+    original = train_ppo.save_checkpoint
+
+    def save_then_die(model, run_dir, timesteps):
+        path = original(model, run_dir, timesteps)
+        if timesteps >= 256:
+            raise KeyboardInterrupt("simulated kill")
+        return path
+
+    monkeypatch.setattr(train_ppo, "save_checkpoint", save_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        train_ppo.main(tiny_args(tmp_path, timesteps=384))
+    monkeypatch.setattr(train_ppo, "save_checkpoint", original)
+    run_dir = tmp_path / "run"
+    newest = run_dir / "checkpoints" / "model_0000000256.zip"
+    newest.write_bytes(newest.read_bytes()[:1000])  # cut short, as by a full disk
+
+    train_ppo.main(train_ppo.Args(resume=str(run_dir), progress=False))  # no --timesteps
+    out = capsys.readouterr().out
+    assert "checkpoint model_0000000256.zip is unreadable" in out
+    assert "from model_0000000128.zip (128 steps)" in out
+    assert PPOAgent.load(run_dir).model.num_timesteps == 384  # the run's own target
+
+    for path in (run_dir / "checkpoints").glob("*.zip"):
+        path.write_bytes(b"junk")
+    with pytest.raises(InvalidConfigError, match="none of its checkpoints can be read"):
+        train_ppo.main(train_ppo.Args(resume=str(run_dir), progress=False))
+
+
+@pytest.mark.parametrize("bad", ["--5", "²", "٣", "+5", "5.0", " 5 5", "0x5"])
+def test_play_prompt_asks_again_after_odd_numbers(bad):
+    out = io.StringIO()
+    answers = iter([bad, "5"])
+    assert _ask_action([3, 5], lambda prompt: next(answers), out) == 5
+    assert f"{bad.strip()!r} is not a legal move; type one of: 3, 5" in out.getvalue()
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, EOFError])
+def test_play_prompt_quits_cleanly_on_ctrl_c_and_ctrl_d(stop):
+    def read(prompt):
+        raise stop
+
+    out = io.StringIO()
+    assert _ask_action([3, 5], read, out) is None
+    returns = play("factors_multiples", "random", seed=1, read=read, out=out)
+    assert returns is None and out.getvalue().rstrip().endswith("quit")
+
+
+def test_list_shows_the_pettingzoo_and_gymnasium_ids(capsys):
+    list_games()
+    out = capsys.readouterr().out
+    for info in GAMES.values():
+        line = next(line for line in out.splitlines() if info.gymnasium_id in line)
+        assert line.split() == [info.id, info.pettingzoo_id, info.gymnasium_id]

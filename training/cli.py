@@ -11,6 +11,7 @@ boardgame-envs demo
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from typing import TextIO
@@ -24,6 +25,7 @@ from training.cli_args import add_dataclass_arguments, args_from_namespace
 
 
 def list_games(out: TextIO | None = None) -> None:
+    """The games, with their sizes and the ids they are registered under."""
     out = out or sys.stdout
     print(f"{'game':<22}{'players':<9}{'actions':>8}  {'observation':<14}title", file=out)
     for game, info in GAMES.items():
@@ -38,9 +40,13 @@ def list_games(out: TextIO | None = None) -> None:
             f"{str(rules.observation_shape):<14}{info.title}",
             file=out,
         )
+    print(f"\n{'game':<22}{'PettingZoo id':<38}Gymnasium id", file=out)
+    for game, info in GAMES.items():
+        print(f"{game:<22}{info.pettingzoo_id:<38}{info.gymnasium_id}", file=out)
     print(
-        "\nPettingZoo: pettingzoo.make('aec', 'boardgame_envs/<game>-v0', num_players=n)"
-        "\nGymnasium:  gymnasium.make('boardgame_envs/<GameName>-v0') (one learning seat)",
+        "\nPettingZoo: pettingzoo.make('aec', '<PettingZoo id>', num_players=n)"
+        "\nGymnasium:  gymnasium.make('<Gymnasium id>', opponent='heuristic') "
+        "(one learning seat)",
         file=out,
     )
 
@@ -99,14 +105,18 @@ def play(
 
 
 def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> int | None:
+    """The action typed, asked again until it is one of ``legal``; None to quit (q, or
+    Ctrl-D / Ctrl-C at the prompt)."""
     while True:
         try:
             text = read("your move (number, q to quit): ").strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
+            print(file=out)  # the prompt's line is left open
             return None
         if text.lower() in ("q", "quit", "exit"):
             return None
-        if text.lstrip("-").isdigit() and int(text) in legal:
+        # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+        if re.fullmatch(r"[0-9]+", text) and int(text) in legal:
             return int(text)
         print(
             f"  {text!r} is not a legal move; type one of: {', '.join(map(str, legal))}", file=out
@@ -148,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidConfigError as error:
         print(f"boardgame-envs {args.command}: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: stop without a traceback
+        print(f"\nboardgame-envs {args.command}: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -10,11 +10,70 @@ import argparse
 import ast
 import dataclasses
 import inspect
+import math
+import sys
 import textwrap
 import typing
+from collections.abc import Callable
 from typing import Any, TypeVar
 
+from boardgame_envs.core.rules import InvalidConfigError, is_integer
+
 T = TypeVar("T")
+
+
+# -- checks of argument values (called from each Args.__post_init__) ----------------------
+@dataclasses.dataclass(frozen=True)
+class Allowed:
+    """What a field accepts: a test and the words that say it in an error message."""
+
+    test: Callable[[Any], bool]
+    text: str
+
+    def __or__(self, other: Allowed) -> Allowed:
+        return Allowed(lambda v: self.test(v) or other.test(v), f"{self.text}, or {other.text}")
+
+
+def at_least(low: int) -> Allowed:
+    """An integer >= ``low`` (bools refused)."""
+    return Allowed(lambda v: is_integer(v) and v >= low, f"an integer >= {low}")
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+POSITIVE = Allowed(lambda v: _is_real(v) and v > 0, "a number > 0")
+NON_NEGATIVE = Allowed(lambda v: _is_real(v) and v >= 0, "a number >= 0")
+FINITE = Allowed(_is_real, "a finite number")
+FRACTION = Allowed(lambda v: _is_real(v) and 0 <= v <= 1, "a number from 0 to 1")
+NONE = Allowed(lambda v: v is None, "unset (None: the default)")
+
+
+def check_fields(args: Any, allowed: dict[str, Allowed]) -> None:
+    """Raise ``InvalidConfigError`` for the first field of ``args`` whose value ``allowed``
+    refuses, naming its command-line flag, the value and what is allowed."""
+    for name, rule in allowed.items():
+        value = getattr(args, name)
+        if not rule.test(value):
+            raise InvalidConfigError(
+                f"{flag_of(name)} {value!r} is not allowed; allowed: {rule.text}"
+            )
+
+
+def flag_of(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def parse_int_list(name: str, text: str, low: int = 1, example: str = "2,4") -> list[int]:
+    """``"2,4"`` -> [2, 4]; ``InvalidConfigError`` naming the flag for anything else."""
+    parts = [p.strip() for p in str(text).split(",") if p.strip()]
+    if not parts or not all(p.isascii() and p.isdigit() and int(p) >= low for p in parts):
+        raise InvalidConfigError(
+            f"{flag_of(name)} {text!r} is not allowed; allowed: comma-separated integers "
+            f'>= {low}, e.g. "{example}"'
+        )
+    return [int(p) for p in parts]
 
 
 def field_docs(cls: type) -> dict[str, str]:
@@ -53,6 +112,8 @@ def add_dataclass_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
 
 
 def args_from_namespace(cls: type[T], namespace: argparse.Namespace) -> T:
+    """``cls`` from parsed arguments; its ``__post_init__`` checks may raise
+    ``InvalidConfigError``."""
     values = {f.name: getattr(namespace, f.name) for f in dataclasses.fields(cls)}
     return cls(**values)
 
@@ -63,7 +124,12 @@ def parse_args(cls: type[T], argv: list[str] | None = None, prog: str | None = N
         description=(cls.__module__ and (inspect.getmodule(cls).__doc__ or "").split("\n")[0]),
     )
     add_dataclass_arguments(parser, cls)
-    return args_from_namespace(cls, parser.parse_args(argv))
+    namespace = parser.parse_args(argv)
+    try:
+        return args_from_namespace(cls, namespace)
+    except InvalidConfigError as error:  # a command-line mistake: one line, exit code 2
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def _base_type(kind: Any) -> Any:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from agents.ppo import PPOAgent
 from training import evaluate, train_ppo
-from training.cli_args import parse_args
+from training.cli_args import at_least, check_fields, parse_args
 
 
 @dataclass
@@ -39,6 +39,17 @@ class Args:
     """where the run directory is created"""
     progress: bool = True
     """show progress bars"""
+
+    def __post_init__(self) -> None:
+        check_fields(
+            self,
+            {
+                "timesteps": at_least(1),
+                "imitation_games": at_least(0),
+                "eval_games": at_least(1),
+                "seed": at_least(0),
+            },
+        )
 
 
 def main(args: Args) -> evaluate.Tournament:

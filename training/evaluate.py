@@ -30,7 +30,7 @@ from tqdm.auto import tqdm
 from agents.base import Agent, make_agent, split_agent_specs
 from boardgame_envs.core.rules import InvalidConfigError, Rules, State
 from boardgame_envs.registry import make_rules
-from training.cli_args import parse_args
+from training.cli_args import at_least, check_fields, parse_args, parse_int_list
 
 
 @dataclass
@@ -52,6 +52,10 @@ class Args:
     """show a progress bar"""
     workers: int = 1
     """processes that play games in parallel (the results are the same for any number)"""
+
+    def __post_init__(self) -> None:
+        check_fields(self, {"games": at_least(1), "seed": at_least(0), "workers": at_least(1)})
+        parse_int_list("num_players", self.num_players)
 
 
 @dataclass
@@ -469,7 +473,7 @@ def _short(name: str) -> str:
 
 def main(args: Args) -> Tournament:
     specs = split_agent_specs(args.agents)
-    sizes = [int(s) for s in args.num_players.split(",") if s.strip()]
+    sizes = parse_int_list("num_players", args.num_players)
     tournament = run_tournament(
         args.game, specs, sizes, args.games, args.seed, args.progress, workers=args.workers
     )

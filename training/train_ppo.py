@@ -11,11 +11,15 @@ A run directory ``<out_dir>/<game>__ppo__<seed>__<time>`` receives:
     model.zip           the final policy (load it with ``ppo:<run dir>``)
     eval.csv            periodic evaluation against random and heuristic, seats rotated
     learning_curve.png  win share against timesteps, with 95% intervals
-    checkpoints/        the latest policy, saved every ``checkpoint_every`` steps
+    checkpoints/        the two latest policies, saved every ``checkpoint_every`` steps
     pool/               self-play snapshots
     tb/                 tensorboard logs
 
-``--resume RUN_DIR`` continues a run killed midway from its latest checkpoint.
+``--resume RUN_DIR`` continues a run killed midway from its latest checkpoint (or, when
+that one cannot be read, the one before it), towards the run's saved ``timesteps`` unless
+``--timesteps`` is given. Every model file is written to a temporary file and renamed, so
+a kill never leaves half a checkpoint; the run directory is only created once the arguments
+have been checked and training starts.
 
     python -m training.train_ppo --game factors_multiples --timesteps 300000
 """
@@ -25,6 +29,8 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import os
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -36,10 +42,22 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 from agents.base import Agent, AgentMix, make_agent, split_agent_specs
-from agents.ppo import PPOAgent
+from agents.ppo import PPOAgent, load_model
+from boardgame_envs.core.env import REWARD_MODES
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules, make_single_agent
-from training.cli_args import parse_args
+from training.cli_args import (
+    FINITE,
+    FRACTION,
+    NON_NEGATIVE,
+    NONE,
+    POSITIVE,
+    Allowed,
+    at_least,
+    check_fields,
+    parse_args,
+    parse_int_list,
+)
 
 #: Hyperparameters per game; "default" for games without an entry. Args override them.
 HYPERPARAMS: dict[str, dict] = {
@@ -70,6 +88,7 @@ HYPERPARAMS: dict[str, dict] = {
 }
 EVAL_OPPONENTS = ["random", "heuristic"]
 EVAL_SEED = 1_000_000_000  # evaluation deals never overlap training seeds
+DEFAULT_TIMESTEPS = 200_000
 
 
 @dataclass
@@ -81,8 +100,9 @@ class Args:
     opponent: str = "random=0.5,heuristic=0.5"
     """opponents: random, heuristic, self-play, ppo:<path>, or a weighted mix such as
     "self-play=0.6,heuristic=0.2,random=0.2" """
-    timesteps: int = 200_000
-    """total learner decisions to train for"""
+    timesteps: int | None = None
+    """total learner decisions to train for (None: 200,000; with --resume, the run's saved
+    target)"""
     n_envs: int = 16
     """environments stepped together"""
     seed: int = 0
@@ -144,6 +164,62 @@ class Args:
     progress: bool = True
     """show a progress bar"""
 
+    def __post_init__(self) -> None:
+        check_fields(self, ARGS_ALLOWED)
+        if self.reward not in REWARD_MODES:
+            raise InvalidConfigError(
+                f"--reward {self.reward!r} is not allowed; allowed: {', '.join(REWARD_MODES)}"
+            )
+        if self.imitate and self.imitation_games < 1:
+            raise InvalidConfigError(
+                f"--imitation-games {self.imitation_games} is not allowed with --imitate "
+                f"{self.imitate!r}; allowed: an integer >= 1"
+            )
+        game_options(self)
+        if self.net_arch is not None:
+            parse_int_list("net_arch", self.net_arch, example="256,256")
+
+
+ARGS_ALLOWED: dict[str, Allowed] = {
+    "timesteps": at_least(1) | NONE,
+    "n_envs": at_least(1),
+    "seed": at_least(0),
+    "score_reward_scale": FINITE | NONE,
+    "learning_rate": POSITIVE | NONE,
+    "n_steps": at_least(1) | NONE,
+    "batch_size": at_least(1) | NONE,
+    "n_epochs": at_least(1) | NONE,
+    "gamma": FRACTION | NONE,
+    "gae_lambda": FRACTION | NONE,
+    "ent_coef": NON_NEGATIVE | NONE,
+    "clip_range": POSITIVE | NONE,
+    "imitation_games": at_least(0),
+    "imitation_epochs": at_least(1),
+    "eval_every": at_least(0),
+    "eval_games": at_least(1),
+    "checkpoint_every": at_least(0),
+    "snapshot_every": at_least(0),
+    "pool_size": at_least(1),
+    "torch_threads": at_least(0),
+}
+
+
+def game_options(args: Args) -> dict:
+    """``--game-options`` as a dict; ``InvalidConfigError`` unless it is a JSON object."""
+    try:
+        options = json.loads(args.game_options)
+    except json.JSONDecodeError as error:
+        raise InvalidConfigError(
+            f"--game-options {args.game_options!r} is not JSON ({error}); write an object "
+            """such as '{"rounds": 1}'"""
+        ) from None
+    if not isinstance(options, dict):
+        raise InvalidConfigError(
+            f"--game-options {args.game_options!r} is not allowed; allowed: a JSON object "
+            """of option names and values, such as '{"rounds": 1}'"""
+        )
+    return options
+
 
 def hyperparameters(args: Args) -> dict:
     table = dict(HYPERPARAMS.get(args.game, HYPERPARAMS["default"]))
@@ -170,13 +246,15 @@ class SelfPlayPool:
         self.game = game
         self.size = size
         self.agents: list[PPOAgent] = []
-        folder.mkdir(parents=True, exist_ok=True)
         for path in sorted(folder.glob("snapshot_*.zip"), key=_steps_of)[-size:]:
-            self.agents.append(PPOAgent.load(path, game, deterministic=False))
+            try:
+                self.agents.append(PPOAgent.load(path, game, deterministic=False))
+            except InvalidConfigError as error:
+                print(f"self-play pool: skipping unreadable snapshot {path.name} ({error})")
 
     def add(self, model, timesteps: int) -> None:
         path = self.folder / f"snapshot_{timesteps:010d}.zip"
-        model.save(path)
+        save_atomically(model, path)
         self.agents.append(PPOAgent.load(path, self.game, deterministic=False))
         self.agents = self.agents[-self.size :]
 
@@ -210,7 +288,7 @@ def _steps_of(path: Path) -> int:
 
 def make_vec_env(args: Args, pool: SelfPlayPool | None):
     """``n_envs`` single-agent envs, each with its own opponents (the pool is shared)."""
-    options = json.loads(args.game_options)
+    options = game_options(args)
 
     def factory():
         opponents = parse_opponents(args.opponent, args.game, pool)
@@ -416,11 +494,24 @@ def plot_learning_curve(run_dir: Path) -> Path:
     return path
 
 
+def save_atomically(model, path: Path) -> Path:
+    """``model.save(path)`` through a temporary file in the same folder and a rename, so
+    that ``path`` is either the old file or the whole new one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        model.save(temp)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return path
+
+
 def save_checkpoint(model, run_dir: Path, timesteps: int) -> Path:
     folder = run_dir / "checkpoints"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"model_{timesteps:010d}.zip"
-    model.save(path)
+    path = save_atomically(model, folder / f"model_{timesteps:010d}.zip")
     for old in sorted(folder.glob("model_*.zip"), key=_steps_of)[:-2]:
         old.unlink()  # keep the two latest
     return path
@@ -433,8 +524,29 @@ def _run_dir(args: Args) -> Path:
     return Path(args.out_dir) / name
 
 
+def load_checkpoint(run_dir: Path, env) -> MaskablePPO | None:
+    """The newest readable checkpoint of ``run_dir`` (None if it has none). An unreadable
+    one (a file cut short, say) is reported and the one before it is tried."""
+    checkpoints = sorted((run_dir / "checkpoints").glob("model_*.zip"), key=_steps_of)
+    for path in reversed(checkpoints):
+        try:
+            model = load_model(path, env=env, tensorboard_log=str(run_dir / "tb"))
+        except InvalidConfigError as error:
+            print(f"checkpoint {path.name} is unreadable ({error}); trying the one before it")
+            continue
+        print(f"resuming {run_dir} from {path.name} ({model.num_timesteps} steps)")
+        return model
+    if checkpoints:
+        raise InvalidConfigError(
+            f"--resume {str(run_dir)!r}: none of its checkpoints can be read "
+            f"({', '.join(p.name for p in checkpoints)})"
+        )
+    return None
+
+
 def _resumed_args(args: Args) -> Args:
-    """The run's saved arguments; only ``timesteps`` (and progress) may differ."""
+    """The run's saved arguments; only ``timesteps`` (and progress) may differ: an
+    explicitly given ``timesteps`` may raise the saved target, never lower it."""
     config_path = Path(args.resume) / "config.json"
     if not config_path.exists():
         raise InvalidConfigError(
@@ -442,9 +554,10 @@ def _resumed_args(args: Args) -> Args:
             "directory written by train_ppo"
         )
     saved = json.loads(config_path.read_text())["args"]
+    target = saved["timesteps"]
     saved.update(
         resume=args.resume,
-        timesteps=max(args.timesteps, saved["timesteps"]),
+        timesteps=target if args.timesteps is None else max(args.timesteps, target),
         progress=args.progress,
     )
     return Args(**saved)
@@ -453,24 +566,22 @@ def _resumed_args(args: Args) -> Args:
 def main(args: Args) -> Path:
     if args.resume:
         args = _resumed_args(args)
+    elif args.timesteps is None:
+        args = dataclasses.replace(args, timesteps=DEFAULT_TIMESTEPS)
     make_rules(args.game).check_num_players(args.num_players)
     if args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)
+    # Everything that can refuse the arguments (game options, opponents, models to load)
+    # runs before the run directory is made: a failed start leaves nothing behind.
     run_dir = _run_dir(args)
-    run_dir.mkdir(parents=True, exist_ok=True)
     hp = hyperparameters(args)
     self_play = "self-play" in args.opponent
     pool = SelfPlayPool(run_dir / "pool", args.pool_size, args.game) if self_play else None
     env = make_vec_env(args, pool)
 
-    checkpoints = sorted((run_dir / "checkpoints").glob("model_*.zip"), key=_steps_of)
-    if args.resume and checkpoints:
-        model = MaskablePPO.load(
-            checkpoints[-1], env=env, device="cpu", tensorboard_log=str(run_dir / "tb")
-        )
-        print(f"resuming {run_dir} from {checkpoints[-1].name} ({model.num_timesteps} steps)")
-    else:
-        arch = [int(x) for x in str(hp["net_arch"]).split(",")]
+    model = load_checkpoint(run_dir, env) if args.resume else None
+    if model is None:
+        arch = parse_int_list("net_arch", hp["net_arch"], example="256,256")
         model = MaskablePPO(
             "MlpPolicy",
             env,
@@ -482,6 +593,7 @@ def main(args: Args) -> Path:
             learning_rate=learning_rate_schedule(hp["learning_rate"], hp["anneal_lr"]),
             **{k: v for k, v in hp.items() if k not in ("net_arch", "learning_rate", "anneal_lr")},
         )
+        run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(
             json.dumps({"args": asdict(args), "hyperparameters": hp}, indent=2)
         )
@@ -499,7 +611,7 @@ def main(args: Args) -> Path:
             progress_bar=args.progress,
             tb_log_name="ppo",
         )
-    model.save(run_dir / "model.zip")
+    save_atomically(model, run_dir / "model.zip")
     save_checkpoint(model, run_dir, model.num_timesteps)
     rows = (
         list(csv.DictReader((run_dir / "eval.csv").open()))

@@ -28,6 +28,7 @@ ends the game with -1 for the offender, bounds check, call-order enforcement).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import gymnasium
@@ -35,7 +36,14 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from boardgame_envs.core.rules import InvalidConfigError, PlayerView, Rules, State
+from boardgame_envs.core.rules import (
+    InvalidConfigError,
+    PlayerView,
+    Rules,
+    State,
+    as_action,
+    is_integer,
+)
 
 REWARD_MODES = ("outcome", "score")
 
@@ -83,13 +91,28 @@ class TurnBasedEnv(AECEnv):
             raise InvalidConfigError(
                 f"reward={reward!r} is not allowed; allowed: {', '.join(REWARD_MODES)}"
             )
+        check_flag("auto_resolve", auto_resolve)
+        if max_steps is not None and (not is_integer(max_steps) or max_steps < 1):
+            raise InvalidConfigError(
+                f"max_steps={max_steps!r} is not allowed; allowed: an int >= 1, or None "
+                "(the game's proven bound on decisions)"
+            )
+        if score_reward_scale is not None and not is_finite_number(score_reward_scale):
+            raise InvalidConfigError(
+                f"score_reward_scale={score_reward_scale!r} is not allowed; allowed: a finite "
+                "number, or None (the game's own scale)"
+            )
         self.render_mode = render_mode
         self.reward_mode = reward
-        self.auto_resolve = auto_resolve
-        self.score_reward_scale = (
+        self.auto_resolve = bool(auto_resolve)
+        self.score_reward_scale = float(
             rules.score_reward_scale if score_reward_scale is None else score_reward_scale
         )
-        self.max_steps = max_steps or rules.max_decisions(self.num_players, self.config)
+        self.max_steps = (
+            rules.max_decisions(self.num_players, self.config)
+            if max_steps is None
+            else int(max_steps)
+        )
 
         self.possible_agents = [agent_name(seat) for seat in range(self.num_players)]
         self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
@@ -140,6 +163,7 @@ class TurnBasedEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        action = as_action(action, self.rules.action_size)  # 0-d arrays from predict() too
         self.state.apply(action)  # raises IllegalActionError and changes nothing
         self.num_steps += 1
         if self.auto_resolve:
@@ -211,6 +235,22 @@ class TurnBasedEnv(AECEnv):
         if self.state.is_terminal():
             rewards = [r + o for r, o in zip(rewards, self.state.returns())]
         return dict(zip(self.possible_agents, map(float, rewards)))
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """A keyword that must be True or False (a string such as "yes" is refused)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidConfigError(f"{name}={value!r} is not allowed; allowed: True or False")
+    return bool(value)
+
+
+def is_finite_number(value: Any) -> bool:
+    """An int or float (numpy ones too) that is not a bool, NaN or infinite."""
+    return (
+        isinstance(value, (int, float, np.integer, np.floating))
+        and not isinstance(value, (bool, np.bool_))
+        and math.isfinite(value)
+    )
 
 
 def int8_mask(view: PlayerView) -> np.ndarray:

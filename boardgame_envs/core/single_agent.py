@@ -6,8 +6,12 @@ Observation space   ``Box(float32, rules.observation_shape)``: the learner's obs
                     the policy network sees which actions are legal, not only its logits
 Action space        ``Discrete(rules.action_size)``; ``action_masks()`` gives the legal
                     ones (sb3-contrib's MaskablePPO reads it)
-Opponents           an agent, or anything with ``sample(rng) -> agent`` (a mix, a pool of
-                    snapshots), seated anew at every reset; they move inside ``step()``
+Opponents           an agent (an object with ``act(view)``), anything with
+                    ``sample(rng) -> agent`` (a mix, a pool of snapshots), or a function
+                    ``view -> action``; seated anew at every reset, they move inside
+                    ``step()``. Names ("heuristic", "ppo:<path>") are resolved outside the
+                    core: ``boardgame_envs.make_single_agent`` and ``gymnasium.make``
+                    accept them
 Learner seat        drawn at random at every reset unless ``learner_seat`` is fixed
 Reward              the learner's reward under the AEC env's ``reward`` mode, summed over
                     everything that happened since its last decision (so it sees the -1
@@ -23,13 +27,21 @@ raises ``IllegalActionError`` instead and changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
 import numpy as np
 
-from boardgame_envs.core.env import TurnBasedEnv, agent_name
-from boardgame_envs.core.rules import IllegalActionError, InvalidConfigError, Rules
+from boardgame_envs.core.env import TurnBasedEnv, agent_name, check_flag
+from boardgame_envs.core.rules import (
+    IllegalActionError,
+    InvalidConfigError,
+    PlayerView,
+    Rules,
+    as_action,
+    is_integer,
+)
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 
@@ -43,7 +55,7 @@ class SingleAgentEnv(gymnasium.Env):
         self,
         rules: Rules,
         num_players: int = 2,
-        opponent: Any = "random",
+        opponent: Any = None,
         learner_seat: int | None = None,
         reward: str = "outcome",
         auto_resolve: bool = True,
@@ -58,6 +70,7 @@ class SingleAgentEnv(gymnasium.Env):
                 f"{', '.join(ILLEGAL_ACTION_MODES)}"
             )
         self.illegal_action = illegal_action
+        check_flag("observe_mask", observe_mask)
         self._lost_by_illegal_action = False
         self.game = TurnBasedEnv(
             rules,
@@ -69,16 +82,18 @@ class SingleAgentEnv(gymnasium.Env):
         )
         self.rules = rules
         self.num_players = self.game.num_players
-        if learner_seat is not None and learner_seat not in range(self.num_players):
+        if learner_seat is not None and (
+            not is_integer(learner_seat) or learner_seat not in range(self.num_players)
+        ):
             raise InvalidConfigError(
                 f"learner_seat={learner_seat!r} is not allowed; allowed: "
                 f"0 to {self.num_players - 1} or None (random each episode)"
             )
-        self.fixed_seat = learner_seat
-        self.opponent = _resolve_opponent(opponent, rules.name)
+        self.fixed_seat = None if learner_seat is None else int(learner_seat)
+        self.opponent = as_opponent(opponent)
         self.render_mode = render_mode
         self.metadata = {"render_modes": self.game.metadata["render_modes"], "render_fps": 1}
-        self.observe_mask = observe_mask
+        self.observe_mask = bool(observe_mask)
         self.observation_space = observation_space(rules, observe_mask)
         self.action_space = self.game.action_spaces["player_0"]
         self.learner_seat = 0
@@ -114,7 +129,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self.game.agent_selection != learner or self._done():
             raise RuntimeError("step() called when the episode is over; call reset()")
         try:
-            self.game.step(action)
+            self.game.step(as_action(action, self.rules.action_size))
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
@@ -179,14 +194,46 @@ def observe(view, observe_mask: bool) -> np.ndarray:
     return np.concatenate([observation.ravel(), view.legal_action_mask().astype(np.float32)])
 
 
-def _resolve_opponent(opponent: Any, game: str) -> Any:
+def as_opponent(opponent: Any) -> Any:
+    """The env's source of opponents: anything with ``sample(rng) -> agent`` as it is (an
+    Agent, a mix, a snapshot pool); an object with ``act(view)``, or a function ``view ->
+    action``, wrapped so that it is one. Agent names are resolved in ``agents/``
+    (``agents.make_agent``), never here: the core does not import the agents."""
+    if hasattr(opponent, "sample"):
+        return opponent
+    if hasattr(opponent, "act") or (callable(opponent) and not isinstance(opponent, type)):
+        return FunctionOpponent(opponent)
     if isinstance(opponent, str):
-        from agents.base import make_agent  # agents build on core; resolved on use
-
-        return make_agent(opponent, game)
-    if not hasattr(opponent, "sample"):
         raise InvalidConfigError(
-            f"opponent {opponent!r} is not allowed; give an agent name (random, heuristic, "
-            "ppo:<path>), an Agent, or an object with sample(rng) -> Agent"
+            f"opponent={opponent!r}: SingleAgentEnv takes agents, not names; build the env "
+            "with boardgame_envs.make_single_agent(game, opponent=...) or gymnasium.make, "
+            "which resolve names, or pass agents.make_agent(name, game)"
         )
-    return opponent
+    raise InvalidConfigError(
+        f"opponent={opponent!r} is not allowed; allowed: an Agent (an object with "
+        "act(view)), an object with sample(rng) -> Agent, or a function view -> action"
+        + ("" if opponent is not None else "; SingleAgentEnv needs one")
+    )
+
+
+class FunctionOpponent:
+    """An opponent from a function ``view -> action`` or an object with ``act(view)``
+    (and, optionally, ``reset(seed)``), seated as itself in every game."""
+
+    def __init__(self, policy: Callable[[PlayerView], int] | Any) -> None:
+        self.policy = policy
+
+    def reset(self, seed: int | None = None) -> None:
+        reset = getattr(self.policy, "reset", None)
+        if reset is not None and hasattr(self.policy, "act"):
+            reset(seed)
+
+    def act(self, view: PlayerView) -> int:
+        act = getattr(self.policy, "act", None)
+        return act(view) if act is not None else self.policy(view)
+
+    def sample(self, rng: np.random.Generator) -> FunctionOpponent:
+        return self
+
+    def __repr__(self) -> str:
+        return f"FunctionOpponent({self.policy!r})"
