@@ -37,7 +37,8 @@ offset  size  content                                                     scale
 1702    270   own menu, 3 slots x 90: present (1), length one-hot 2..5    0/1
               (4), positions 1..5 x kind one-hot (85; zero past the
               recipe's length)
-1972    3     own slots marked for discard (DISCARD_MORE)                 0/1
+1972    3     own slots marked for discard (DISCARD_MORE; zero for the    0/1
+              other seats, v1)
 1975    4     own unused tokens per length 2..5                           / per player
 1979    3     own cubes, score, completed recipes                         / 20, / 50,
                                                                           / 10 (≤ 4)
@@ -61,7 +62,8 @@ offset  size  content                                                     scale
 2178    1     this seat decides now                                       0/1
 2179    1     turns played                                                / max_turns
 2180    17    kind chosen for the pending placement (PLACE_TARGET);       0/1
-              an addition to spec §11.4, whose 2180 values come first
+              an addition to spec §11.4, whose 2180 values come first;
+              under ``hide_opponent_hands`` zero for all but the placer
 ======  ====  ==========================================================  ==============
 
 Nothing in it depends on the order of a deck or the contents of another seat's recipes
@@ -208,7 +210,8 @@ def encode(view: View) -> np.ndarray:
             _SLOT_BYTES[menu[0]],
             _SLOT_BYTES[menu[1]],
             _SLOT_BYTES[menu[2]],
-            _marked_bytes(view.marked),
+            # The marks are the active player's; an observer sees only its own.
+            _marked_bytes(view.marked) if view.active == seat else _NO_MARKED,
             _counts_bytes(view),
             _PHASE_BYTES[view.phase],
             _CARD_USED_BYTES[view.card_used],

@@ -32,14 +32,26 @@ Every decision point of spec §4.4 (D1-D16) is its own step, even a forced one (
 legal action). The only chance is at setup (the start player and the four deck shuffles),
 drawn from the seed in :meth:`WasabiRules.new_state`; afterwards the game is deterministic,
 so the state holds no generator, only the shuffled decks (hidden from every view).
+
+Version history (``Rules.version``, the ``-vN`` of the env ids ``boardgame_envs/wasabi-vN``):
+
+* v1: observation offsets 1972-1974 ("own slots marked for discard") show the observing
+  seat's own marks (they showed the active player's to every seat); under
+  ``hide_opponent_hands`` the pending kind (offsets 2180-2196, and ``View.kind``) is shown
+  only to the seat placing it; a finished state keeps no turn context (after an instant
+  victory the card used, placements and picks of the last turn are cleared); ``view(seat)``
+  refuses a seat out of range; snapshots are fully validated (exact JSON types, ranges,
+  conservation, the context of the current decision) and carry ``version: 1`` (a v0
+  snapshot is refused); ``max_turns`` is at most 1,000,000.
+* v0: first release.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -48,7 +60,7 @@ from boardgame_envs.core.rules import (
     InvalidStateError,
     Option,
     PlayerView,
-    is_positive_int,
+    is_integer,
 )
 from boardgame_envs.core.rules import Rules as BaseRules
 from boardgame_envs.core.rules import State as BaseState
@@ -83,7 +95,6 @@ from boardgame_envs.wasabi.data import (
     TILE_COUNTS,
     TILE_HAND_LIMIT,
     TOKENS,
-    TOKENS_PER_PLAYER,
     WASABI,
 )
 
@@ -164,6 +175,17 @@ _SETUP = frozenset((GIFT_PICK, DRAFT_PICK))
 #: <= 3 completions (a menu holds 3 recipes) each with a pick and a discard (6),
 #: <= 3 ingredient refills and <= 3 recipe draws.
 MAX_DECISIONS_PER_TURN = 5 + 2 * MENU_SLOTS + TILE_HAND_LIMIT + MENU_SLOTS
+
+#: The largest ``max_turns`` (games end by a full board after 37-59 turns in random and
+#: heuristic play). Nothing is allocated in proportion to it; it bounds ``max_decisions``
+#: and so the env's step limit.
+MAX_TURNS_LIMIT = 1_000_000
+
+
+def _is_turn_limit(value: Any) -> bool:
+    """A plain int (a snapshot's config must stay JSON), not a bool, in range."""
+    return type(value) is int and 1 <= value <= MAX_TURNS_LIMIT
+
 
 _BIT = np.array([1 << k for k in range(NUM_KINDS)] + [0], dtype=np.int64)  # _BIT[-1] == 0
 
@@ -293,7 +315,7 @@ class WasabiRules(BaseRules):
     """Wasabi! for 2-4 players."""
 
     name = "wasabi"
-    version = 0
+    version = 1
     min_players = 2
     max_players = 4
     action_size = NUM_ACTIONS
@@ -314,8 +336,8 @@ class WasabiRules(BaseRules):
         "max_turns": Option(
             DEFAULT_MAX_TURNS,
             "safety limit: the game ends after this many turns (§6.3)",
-            is_positive_int,
-            "an integer >= 1",
+            _is_turn_limit,
+            f"an integer from 1 to {MAX_TURNS_LIMIT:,}",
         ),
         "start_player": Option(
             "random",
@@ -498,7 +520,9 @@ class View(PlayerView):
     stack_on: bool
     placements_left: int
     must_place: bool
-    kind: int | None  # kind chosen for the pending placement (D4)
+    #: Kind chosen for the pending placement (D4); under ``hide_opponent_hands`` None for
+    #: every seat but the one placing it (the tile is still behind its screen).
+    kind: int | None
     selected: int | None  # first Switch! cell (D8) or the cell chopped (D10)
     lifted: int | None  # kind of the chopped tile (D10)
     marked: tuple[int, ...]  # menu slots marked for discard (D12)
@@ -673,12 +697,16 @@ class State(BaseState):
         return other
 
     def view(self, seat: int) -> View:
+        seat = self._check_seat(seat)
         mask = self._legal_mask() if seat == self.current_player else _NO_ACTIONS
         tiles, cards = self.tiles, self.cards
         config = self.config
+        kind = self.kind
         if config["hide_opponent_hands"]:
             tiles = tuple(t if s == seat else None for s, t in enumerate(tiles))
             cards = tuple(c if s == seat else None for s, c in enumerate(cards))
+            if seat != self.active:
+                kind = None  # the tile chosen at D3/D5 is still behind the mover's screen
         menu_lengths, scores = self._derived_fields()
         # The components are the state's own immutable tuples (see the class docstring).
         # Positional arguments, in View's field order: keywords would cost about 2 µs more
@@ -714,7 +742,7 @@ class State(BaseState):
             self.stack_on,
             self.placements_left,
             self.must_place,
-            self.kind,
+            kind,
             self.selected,
             self.lifted,
             self.marked,
@@ -907,14 +935,15 @@ class State(BaseState):
         return [t for t in range(NUM_CARD_TYPES) if hand[t]]
 
     def _giftable_kinds(self) -> list[int]:
+        return [k for k in self._gift_kinds() if k not in self.gift and self.pantry[k]]
+
+    def _gift_kinds(self) -> list[int]:
+        """The kinds a gift may hold (spec §3.2, ``gift_excludes_maki``)."""
         no_maki = self.config["gift_excludes_maki"]
         return [
             k
             for k, ingredient in enumerate(INGREDIENTS)
-            if ingredient.giftable
-            and not (no_maki and k == MAKI)
-            and k not in self.gift
-            and self.pantry[k]
+            if ingredient.giftable and not (no_maki and k == MAKI)
         ]
 
     # -- transitions ----------------------------------------------------------------------
@@ -1028,8 +1057,7 @@ class State(BaseState):
         self.lifted = self.stacks[cell][-1]
         self.stacks = _replaced(self.stacks, cell, self.stacks[cell][:-1])
         self.selected = cell
-        if self._check():  # a 10th recipe: the lifted tile goes back (spec §4.4 D9)
-            self._return_lifted()
+        if self._check():  # a 10th recipe: _game_over returns the lifted tile (§4.4 D9)
             return
         if self.card_before:
             self.phase = CHOPPED_TILE
@@ -1135,9 +1163,16 @@ class State(BaseState):
         self.cubes = _replaced(self.cubes, p, cubes)
         if len(self.completed[p]) >= RECIPES_TO_WIN:
             self.winner = p
-            self.phase = GAME_OVER
+            self._game_over()
             return True
         return False
+
+    def _game_over(self) -> None:
+        """The game ends (spec §6): a tile lifted by Chop! goes back to the pantry (§4.4 D9)
+        and no turn context is kept."""
+        self._return_lifted()
+        self._reset_turn()
+        self.phase = GAME_OVER
 
     # Step 2
     def _end_step1(self) -> None:
@@ -1230,8 +1265,7 @@ class State(BaseState):
         """End-of-turn tests (spec §6.2, §6.3), then the left neighbour's turn."""
         self.turn += 1
         if self.board_full() or self.turn >= self.config["max_turns"]:
-            self._reset_turn()
-            self.phase = GAME_OVER
+            self._game_over()
             return
         self._begin_turn((self.active + 1) % self.num_players)
 
@@ -1246,7 +1280,7 @@ class State(BaseState):
             "game": self.rules.name,
             "version": self.rules.version,
             "num_players": self.num_players,
-            "config": self.config,
+            "config": dict(self.config),
             "stacks": [list(stack) for stack in self.stacks],
             "anchors": list(self.anchors),
             "pantry": list(self.pantry),
@@ -1279,59 +1313,83 @@ class State(BaseState):
 
     @classmethod
     def from_dict(cls, rules: WasabiRules, data: dict[str, Any]) -> State:
+        """Rebuild a state from :meth:`to_dict`, refusing any snapshot that is not a position
+        play can continue from: every field of exactly its JSON type (no coercion: ``8.7``
+        or ``true`` where an int is due is refused; a bool is not an int), the version,
+        then ranges, conservation and the context of the current decision
+        (:meth:`_validate`). Errors name the field."""
+        name = rules.name
         if not isinstance(data, dict):
-            raise InvalidStateError(f"not a {rules.name} snapshot: expected a JSON object")
+            raise InvalidStateError(
+                f"not a {name} snapshot: expected a JSON object, not {type(data).__name__}"
+            )
+        missing = [key for key in SNAPSHOT_FIELDS if key not in data]
+        unknown = sorted(repr(key) for key in data if key not in SNAPSHOT_FIELDS)
+        if missing or unknown:
+            problems = [f"missing field(s) {', '.join(missing)}"] if missing else []
+            problems += [f"unknown field(s) {', '.join(unknown)}"] if unknown else []
+            raise InvalidStateError(f"not a {name} snapshot: " + "; ".join(problems))
+        read = _Reader(name, data)
+        if data["game"] != name:
+            read.fail("game", f"snapshot is of game {data['game']!r}, not {name!r}")
+        version = read.integer("version")
+        if version != rules.version:
+            read.fail("version", f"is {version}; this is {name} version {rules.version}")
         try:
-            if data["game"] != rules.name:
-                raise InvalidStateError(f"snapshot is of game {data['game']!r}, not {rules.name!r}")
-            n = rules.check_num_players(data["num_players"])
-            state = cls(rules, n, rules.make_config(data["config"]))
-            state.stacks = _int_tuples(data["stacks"])
-            state.anchors = tuple(sorted(map(int, data["anchors"])))
-            state.pantry = tuple(map(int, data["pantry"]))
-            state.kitchen = tuple(map(int, data["kitchen"]))
-            state.decks = [list(map(int, deck)) for deck in data["decks"]]
-            state.tiles = _int_tuples(data["tiles"])
-            state.cards = _int_tuples(data["cards"])
-            state.menus = tuple(
-                tuple(None if r is None else int(r) for r in m) for m in data["menus"]
-            )
-            state.tokens = _int_tuples(data["tokens"])
-            state.completed = tuple(
-                tuple((int(r), bool(i)) for r, i in done) for done in data["completed"]
-            )
-            state.cubes = tuple(map(int, data["cubes"]))
-            state.start_player = int(data["start_player"])
-            state.active = int(data["active"])
-            state.phase = str(data["phase"])
-            state.turn = int(data["turn"])
-            state.winner = _optional_int(data["winner"])
-            state.gift = tuple(map(int, data["gift"]))
-            state.card_used = _optional_int(data["card_used"])
-            state.card_before = bool(data["card_before"])
-            state.stack_on = bool(data["stack_on"])
-            state.placements_left = int(data["placements_left"])
-            state.must_place = bool(data["must_place"])
-            state.kind = _optional_int(data["kind"])
-            state.selected = _optional_int(data["selected"])
-            state.lifted = _optional_int(data["lifted"])
-            state.marked = tuple(map(int, data["marked"]))
-            state.picks = int(data["picks"])
-            state.new_card = _optional_int(data["new_card"])
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, InvalidStateError):
-                raise
-            raise InvalidStateError(f"not a {rules.name} snapshot: {error!r}") from error
+            n = rules.check_num_players(read.integer("num_players"))
+        except InvalidConfigError as error:
+            read.fail("num_players", str(error))
+        config = data["config"]
+        if not isinstance(config, dict) or set(config) != set(rules.options):
+            read.fail("config", f"is {config!r}; expected the options {', '.join(rules.options)}")
+        try:
+            config = rules.make_config(config)
+        except InvalidConfigError as error:
+            read.fail("config", str(error))
+        state = cls(rules, n, config)
+        state.stacks = read.rows("stacks", NUM_CELLS)
+        state.anchors = tuple(sorted(read.integers("anchors")))
+        state.pantry = read.integers("pantry", NUM_KINDS)
+        state.kitchen = read.integers("kitchen", NUM_CARD_TYPES)
+        state.decks = [list(deck) for deck in read.rows("decks", len(LENGTHS))]
+        state.tiles = read.rows("tiles", n, NUM_KINDS)
+        state.cards = read.rows("cards", n, NUM_CARD_TYPES)
+        state.menus = read.rows("menus", n, MENU_SLOTS, nullable=True)
+        state.tokens = read.rows("tokens", n, len(LENGTHS))
+        state.completed = read.completed("completed", n)
+        state.cubes = read.integers("cubes", n)
+        state.start_player = read.integer("start_player")
+        state.active = read.integer("active")
+        state.phase = read.string("phase")
+        state.turn = read.integer("turn")
+        state.winner = read.integer("winner", nullable=True)
+        state.gift = read.integers("gift")
+        state.card_used = read.integer("card_used", nullable=True)
+        state.card_before = read.boolean("card_before")
+        state.stack_on = read.boolean("stack_on")
+        state.placements_left = read.integer("placements_left")
+        state.must_place = read.boolean("must_place")
+        state.kind = read.integer("kind", nullable=True)
+        state.selected = read.integer("selected", nullable=True)
+        state.lifted = read.integer("lifted", nullable=True)
+        state.marked = read.integers("marked")
+        state.picks = read.integer("picks")
+        state.new_card = read.integer("new_card", nullable=True)
         state._validate()
         return state
 
     def _validate(self) -> None:
-        """Raise ``InvalidStateError`` unless the position is well formed and conserves
-        every component (spec §11.5)."""
-        n = self.num_players
-        if self.phase not in (*PHASES, GAME_OVER):
-            known = ", ".join((*PHASES, GAME_OVER))
-            raise InvalidStateError(f"unknown phase {self.phase!r}; known: {known}")
+        """Raise ``InvalidStateError``, naming the field, unless this is a position play can
+        continue from (snapshots and built positions): shapes and ranges, conservation of
+        every component (spec §11.5), hand limits, the end of the game, and the context of
+        the current decision (:meth:`_validate_context`)."""
+        n, phase = self.num_players, self.phase
+
+        def fail(field: str, message: str) -> NoReturn:
+            raise InvalidStateError(f"invalid {self.rules.name} position: {field}: {message}")
+
+        if phase not in _ALL_PHASES:
+            fail("phase", f"unknown phase {phase!r}; known: {', '.join(_ALL_PHASES)}")
         shapes = {
             "stacks": (self.stacks, NUM_CELLS),
             "pantry": (self.pantry, NUM_KINDS),
@@ -1346,70 +1404,240 @@ class State(BaseState):
         }
         for name, (value, size) in shapes.items():
             if len(value) != size:
-                raise InvalidStateError(f"{name} has {len(value)} entries; expected {size}")
-        if any(len(t) != NUM_KINDS for t in self.tiles) or any(
-            len(c) != NUM_CARD_TYPES for c in self.cards
+                fail(name, f"has {len(value)} entries; expected {size}")
+        for name, rows, size in (
+            ("tiles", self.tiles, NUM_KINDS),
+            ("cards", self.cards, NUM_CARD_TYPES),
+            ("menus", self.menus, MENU_SLOTS),
+            ("tokens", self.tokens, len(LENGTHS)),
         ):
-            raise InvalidStateError("a hand has the wrong number of kinds or card types")
-        if any(len(m) != MENU_SLOTS for m in self.menus) or any(
-            len(t) != len(LENGTHS) for t in self.tokens
-        ):
-            raise InvalidStateError("a menu must have 3 slots and a token list 4 lengths")
-        if not all(0 <= s < n for s in (self.active, self.start_player)):
-            raise InvalidStateError(f"seats must be in 0..{n - 1}")
-        geo = self.geo
-        if any(self.stacks[c] for c in range(NUM_CELLS) if not geo.is_active[c]):
-            raise InvalidStateError(f"a tile lies outside the active area of {n} players")
-        kinds = [k for s in self.stacks for k in s]
-        kinds += [k for k in range(NUM_KINDS) for t in self.tiles for _ in range(t[k])]
-        if (
-            any(not 0 <= k < NUM_KINDS for k in kinds)
-            or min([*self.pantry, *(x for t in self.tiles for x in t)]) < 0
-        ):
-            raise InvalidStateError("a tile count is negative or a kind is out of 0..16")
-        counts = [self.pantry[k] + kinds.count(k) + (self.lifted == k) for k in range(NUM_KINDS)]
-        if counts != list(TILE_COUNTS):
-            raise InvalidStateError(
-                f"the {NUM_TILES} tiles are not conserved: counts per kind {counts}, "
-                f"expected {list(TILE_COUNTS)}"
-            )
-        covered = covered_cells([])
+            if any(len(row) != size for row in rows):
+                fail(name, f"every seat's entry must have {size} values")
+        for name in ("active", "start_player", "winner"):
+            seat = getattr(self, name)
+            if seat is not None and not 0 <= seat < n:
+                fail(name, f"is {seat}, not a seat 0..{n - 1}")
+        start = self.config["start_player"]
+        if start != "random" and start != self.start_player:
+            fail("start_player", f"is {self.start_player}, but the option fixes seat {start}")
+        ranges = (
+            ("kind", self.kind, NUM_KINDS),
+            ("lifted", self.lifted, NUM_KINDS),
+            ("card_used", self.card_used, NUM_CARD_TYPES),
+            ("new_card", self.new_card, NUM_CARD_TYPES),
+            ("selected", self.selected, NUM_CELLS),
+        )
+        for name, value, size in ranges:
+            if value is not None and not 0 <= value < size:
+                fail(name, f"is {value}, not null or 0..{size - 1}")
+        for name, values, size in (("gift", self.gift, NUM_KINDS), ("marked", self.marked, 3)):
+            if any(not 0 <= v < size for v in values) or len(set(values)) != len(values):
+                fail(name, f"{list(values)} must hold distinct values 0..{size - 1}")
+        self._validate_components(fail)
+        self._validate_end(fail)
+        self._validate_context(fail)
+        if phase != GAME_OVER and not self.legal_list():
+            fail("phase", f"{phase} would have no legal action in this position")
+
+    def _validate_components(self, fail: Callable[[str, str], NoReturn]) -> None:
+        """Tiles, cards, recipes, tokens and cubes: in range, within the hand limits and
+        conserved."""
+        n, geo = self.num_players, self.geo
+        for cell, stack in enumerate(self.stacks):
+            if any(not 0 <= k < NUM_KINDS for k in stack):
+                fail("stacks", f"cell {cell_name(cell)} holds a kind outside 0..{NUM_KINDS - 1}")
+            if stack and not geo.is_active[cell]:
+                fail("stacks", f"a tile lies outside the active area of {n} players")
+        covered = [False] * NUM_CELLS
         for a in self.anchors:
             if a not in geo.anchors or any(covered[c] for c in geo.block[a]):
-                raise InvalidStateError(f"Wasabi! card at {cell_name(a)} is misplaced")
+                fail("anchors", f"Wasabi! card at {cell_name(a)} is misplaced")
             for c in geo.block[a]:
                 covered[c] = True
+        if min(self.pantry) < 0:
+            fail("pantry", f"a tile count is negative: {list(self.pantry)}")
+        for seat, hand in enumerate(self.tiles):
+            if min(hand) < 0 or sum(hand) > TILE_HAND_LIMIT:
+                fail("tiles", f"seat {seat} holds {list(hand)}: 0..{TILE_HAND_LIMIT} tiles")
+        kinds = [k for s in self.stacks for k in s]
+        counts = [
+            self.pantry[k] + kinds.count(k) + sum(t[k] for t in self.tiles) + (self.lifted == k)
+            for k in range(NUM_KINDS)
+        ]
+        if counts != list(TILE_COUNTS):
+            fail(
+                "pantry",
+                f"the {NUM_TILES} tiles are not conserved: counts per kind {counts}, "
+                f"expected {list(TILE_COUNTS)}",
+            )
+        if min(self.kitchen) < 0:
+            fail("kitchen", f"a card count is negative: {list(self.kitchen)}")
+        for seat, hand in enumerate(self.cards):
+            # A third card only between a pick and its discard (D13 -> D14).
+            limit = CARD_HAND_LIMIT + (self.phase == REWARD_DISCARD and seat == self.active)
+            if min(hand) < 0 or sum(hand) > limit:
+                fail("cards", f"seat {seat} holds {list(hand)}: 0..{limit} action cards")
         cards = [
             self.kitchen[t]
             + sum(c[t] for c in self.cards)
             + (len(self.anchors) if t == WASABI else 0)
             for t in range(NUM_CARD_TYPES)
         ]
-        if min(self.kitchen) < 0 or min(min(c) for c in self.cards) < 0:
-            raise InvalidStateError(f"a card count is negative: kitchen {self.kitchen}")
         if cards != list(CARDS_IN_PLAY[n]):
-            raise InvalidStateError(
-                f"action cards are not conserved: {cards}, expected {list(CARDS_IN_PLAY[n])}"
+            fail(
+                "kitchen",
+                f"action cards are not conserved: {cards}, expected {list(CARDS_IN_PLAY[n])}",
             )
         recipes = [r for d in self.decks for r in d]
         recipes += [r for m in self.menus for r in m if r is not None]
         recipes += [r for done in self.completed for r, _ in done]
         if sorted(recipes) != list(range(NUM_RECIPES)):
-            raise InvalidStateError(f"the {NUM_RECIPES} recipes are not each in one place")
+            fail("decks", f"the {NUM_RECIPES} recipes are not each in one place")
         for i, deck in enumerate(self.decks):
             if any(RECIPE_LENGTH[r] != LENGTHS[i] for r in deck):
-                raise InvalidStateError(f"the length-{LENGTHS[i]} deck holds another length")
+                fail("decks", f"the length-{LENGTHS[i]} deck holds another length")
+        max_cubes = _MAX_STYLE_CUBES + self.config["max_turns"]  # one per Wasabi! play
         for seat in range(n):
+            if min(self.tokens[seat]) < 0:
+                fail("tokens", f"seat {seat} has a negative token count")
             for i, length in enumerate(LENGTHS):
                 used = sum(RECIPE_LENGTH[r] == length for r, _ in self.completed[seat])
                 if self.tokens[seat][i] + used != TOKENS[length].per_player:
-                    raise InvalidStateError(
+                    fail(
+                        "tokens",
                         f"seat {seat}: {self.tokens[seat][i]} unused length-{length} tokens "
                         f"and {used} completed recipes of that length do not make "
-                        f"{TOKENS[length].per_player}"
+                        f"{TOKENS[length].per_player}",
                     )
-        if sum(map(sum, self.tokens)) + sum(map(len, self.completed)) != n * TOKENS_PER_PLAYER:
-            raise InvalidStateError("challenge tokens are not conserved")
+            done = self.completed[seat]
+            style = sum(TOKENS[RECIPE_LENGTH[r]].cubes for r, ideal in done if ideal)
+            if not style <= self.cubes[seat] <= max_cubes:
+                fail(
+                    "cubes",
+                    f"seat {seat} has {self.cubes[seat]}; its ideal dishes give {style}, "
+                    f"and at most {max_cubes} are possible",
+                )
+
+    def _validate_end(self, fail: Callable[[str, str], NoReturn]) -> None:
+        """The turn counter and how the game ended (spec §6)."""
+        max_turns = self.config["max_turns"]
+        done = [len(d) for d in self.completed]
+        if not 0 <= self.turn <= max_turns:
+            fail("turn", f"is {self.turn}, not 0..{max_turns} (max_turns)")
+        if self.phase != GAME_OVER:
+            if self.winner is not None:
+                fail("winner", f"is {self.winner} while the game goes on")
+            if self.turn == max_turns:
+                fail("turn", f"{self.turn} turns played: the turn limit ended the game")
+            if max(done) >= RECIPES_TO_WIN:
+                fail("completed", f"a seat completed {RECIPES_TO_WIN} recipes: the game is over")
+        elif self.winner is not None:
+            if done[self.winner] != RECIPES_TO_WIN or done.count(RECIPES_TO_WIN) != 1:
+                fail("winner", f"seat {self.winner} must be the one seat with 10 recipes done")
+            if self.winner != self.active:
+                fail("winner", f"is {self.winner}; only the active player completes recipes")
+        else:
+            if max(done) >= RECIPES_TO_WIN:
+                fail("winner", f"a seat completed {RECIPES_TO_WIN} recipes, but none won")
+            if not self.board_full() and self.turn != max_turns:
+                fail(
+                    "phase",
+                    "GAME_OVER without a 10th recipe, a full board or the turn limit",
+                )
+
+    def _validate_context(self, fail: Callable[[str, str], NoReturn]) -> None:
+        """The context of the current decision (spec §4.4): the fields it needs are set and
+        consistent, the ones it forbids are not."""
+        phase, p = self.phase, self.active
+        for name, value, phases in (
+            ("kind", self.kind, (PLACE_TARGET,)),
+            ("lifted", self.lifted, (CHOPPED_TILE,)),
+            ("selected", self.selected, (SWITCH_SECOND, CHOPPED_TILE)),
+            ("new_card", self.new_card, (REWARD_DISCARD,)),
+        ):
+            if (value is not None) != (phase in phases):
+                fail(name, f"is {value!r}; it is set exactly in {', '.join(phases)}")
+        if bool(self.marked) != (phase == DISCARD_MORE):
+            fail("marked", f"is {list(self.marked)}; slots are marked exactly in DISCARD_MORE")
+        if self.gift and phase != GIFT_PICK:
+            fail("gift", f"is {list(self.gift)} outside GIFT_PICK")
+        context = (
+            self.card_used,
+            self.card_before,
+            self.stack_on,
+            self.placements_left,
+            self.must_place,
+        )
+        if context not in _CONTEXTS[phase]:
+            fail(
+                "card_used, card_before, stack_on, placements_left, must_place",
+                f"{context} is not a turn context of {phase}",
+            )
+        if self.picks not in _PICKS.get(phase, (0,)) or self.picks > len(self.completed[p]):
+            fail("picks", f"{self.picks} pending picks are not possible in {phase}")
+        if phase in _SETUP:
+            self._validate_setup(fail)
+        elif phase == STEP1_START and self.board_full():
+            fail("stacks", "a turn starts with an empty uncovered cell (else the game is over)")
+        elif phase == PLACE_TARGET and not self.tiles[p][self.kind]:
+            fail("kind", f"seat {p} holds no {KIND_NAMES[self.kind]} to place")
+        elif phase in (SWITCH_SECOND, CHOPPED_TILE):
+            if not self.geo.is_active[self.selected] or covered_cells(self.anchors)[self.selected]:
+                fail("selected", f"{cell_name(self.selected)} is not an active uncovered cell")
+        elif phase == WASABI_ANCHOR and not self.cards[p][WASABI]:
+            fail("cards", f"seat {p} lays a Wasabi! card it does not hold")
+        elif phase == DISCARD_MORE and any(self.menus[p][i] is None for i in self.marked):
+            fail("marked", f"{list(self.marked)} marks an empty menu slot")
+        elif phase == REWARD_DISCARD and (
+            sum(self.cards[p]) != CARD_HAND_LIMIT + 1 or not self.cards[p][self.new_card]
+        ):
+            fail("new_card", f"seat {p} must hold 3 cards, the new {self.new_card} among them")
+        elif phase == REFILL_INGREDIENT and (
+            sum(self.tiles[p]) >= TILE_HAND_LIMIT or not any(self.pantry)
+        ):
+            fail("tiles", f"seat {p} may not take tiles: a full hand or an empty pantry")
+        elif phase == REFILL_RECIPE and (None not in self.menus[p] or not any(self.decks)):
+            fail("menus", f"seat {p} may not draw: a full menu or no recipe left")
+
+    def _validate_setup(self, fail: Callable[[str, str], NoReturn]) -> None:
+        """The gifts and draws so far (spec §3.2, §3.3), in seat order from the start player:
+        the givers before the current one have given 3 tiles of 3 different giftable kinds,
+        the current receiver holds the gift in progress, the drafters before the current one
+        hold 3 recipes and the current one fewer (lowest slots first); nothing else moved."""
+        n, p, phase = self.num_players, self.active, self.phase
+        if self.turn:
+            fail("turn", f"is {self.turn} during the setup")
+        if any(self.stacks) or self.anchors:
+            fail("stacks", "the board is empty during the setup")
+        if any(map(any, self.cards)) or any(self.completed) or any(self.cubes):
+            fail("cards", "nobody holds cards, recipes done or cubes during the setup")
+        giftable = set(self._gift_kinds())
+        if not giftable.issuperset(self.gift):
+            fail("gift", f"{list(self.gift)} holds a kind that may not be given")
+        order = [(self.start_player + i) % n for i in range(n)]
+        at = order.index(p)
+        for i, seat in enumerate(order):
+            receiver = (seat + 1) % n
+            hand = self.tiles[receiver]
+            if phase == DRAFT_PICK or i < at:
+                ok = sum(hand) == GIFT_SIZE and max(hand) == 1
+                ok = ok and giftable.issuperset(k for k in range(NUM_KINDS) if hand[k])
+            elif i == at:
+                ok = list(hand) == [self.gift.count(k) for k in range(NUM_KINDS)]
+            else:
+                ok = not any(hand)
+            if not ok:
+                fail("tiles", f"seat {receiver}'s tiles {list(hand)} are not its gift so far")
+            held = sum(r is not None for r in self.menus[seat])
+            if phase == GIFT_PICK or i > at:
+                expected = 0
+            elif i < at:
+                expected = MENU_SLOTS
+            else:
+                expected = held if held < MENU_SLOTS else -1
+            menu = self.menus[seat]
+            if held != expected or any(r is None for r in menu[:held]):
+                fail("menus", f"seat {seat}'s menu {list(menu)} is not its draft so far")
 
     def __repr__(self) -> str:
         return (
@@ -1418,9 +1646,156 @@ class State(BaseState):
         )
 
 
-def _int_tuples(value: Any) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(map(int, item)) for item in value)
+#: The fields of a snapshot, in :meth:`State.to_dict`'s order.
+SNAPSHOT_FIELDS = (
+    "game", "version", "num_players", "config", "stacks", "anchors", "pantry", "kitchen",
+    "decks", "tiles", "cards", "menus", "tokens", "completed", "cubes", "start_player",
+    "active", "phase", "turn", "winner", "gift", "card_used", "card_before", "stack_on",
+    "placements_left", "must_place", "kind", "selected", "lifted", "marked", "picks",
+    "new_card",
+)  # fmt: skip
+_ALL_PHASES = (*PHASES, GAME_OVER)
+#: Style cubes of a seat that used every token on an ideal dish (spec §2.4): 20.
+_MAX_STYLE_CUBES = sum(TOKENS[length].per_player * TOKENS[length].cubes for length in LENGTHS)
+
+# The turn contexts (card_used, card_before, stack_on, placements_left, must_place) each
+# decision point can have, from the transitions of spec §4.4 / §4.5.
+_FRESH = (None, False, False, 1, True)  # a turn's start; also every setup and the end
+_PLACED = (None, False, False, 0, False)  # placed, no card yet (D6)
 
 
-def _optional_int(value: Any) -> int | None:
-    return None if value is None else int(value)
+def _before(card: int) -> tuple:
+    return (card, True, False, 1, True)  # played before placing; the placement is due
+
+
+def _after(card: int) -> tuple:
+    return (card, False, False, 0, False)  # played after the placement
+
+
+#: A placement still to come (D5, D4) after a card.
+_PLACEMENT_DUE = frozenset(
+    {
+        (STACK, True, True, 1, True),
+        (SPICY, True, False, 2, True),  # Spicy! before: the first, mandatory placement
+        (SPICY, True, False, 1, False),  # ... the second, optional one
+        (SPICY, False, False, 1, False),  # Spicy! after: one optional extra placement
+        _before(SWITCH),
+        _before(CHOP),
+        _before(WASABI),
+    }
+)
+#: Where Step 1 can end: a lapsed or declined placement, or after it (Stack! only before).
+_STEP1_ENDS = (
+    frozenset({_FRESH, _PLACED})
+    | {c for c in _PLACEMENT_DUE if not c[2]}
+    | {_after(card) for card in range(NUM_CARD_TYPES)}
+    | {(card, True, False, 0, False) for card in range(NUM_CARD_TYPES)}
+) - {_after(STACK)}
+_CONTEXTS: dict[str, frozenset] = {
+    GIFT_PICK: frozenset({_FRESH}),
+    DRAFT_PICK: frozenset({_FRESH}),
+    STEP1_START: frozenset({_FRESH}),
+    PLACE_TARGET: _PLACEMENT_DUE | {_FRESH},
+    PLACE_DUE: _PLACEMENT_DUE,
+    AFTER_PLACEMENT: frozenset({_PLACED}),
+    SWITCH_FIRST: frozenset({_before(SWITCH), _after(SWITCH)}),
+    SWITCH_SECOND: frozenset({_before(SWITCH), _after(SWITCH)}),
+    CHOP_TARGET: frozenset({_before(CHOP), _after(CHOP)}),
+    CHOPPED_TILE: frozenset({_before(CHOP)}),
+    WASABI_ANCHOR: frozenset({_before(WASABI), _after(WASABI)}),
+    DISCARD_MORE: frozenset({_FRESH}),
+    REWARD_PICK: _STEP1_ENDS,
+    REWARD_DISCARD: _STEP1_ENDS,
+    REFILL_INGREDIENT: _STEP1_ENDS,
+    REFILL_RECIPE: _STEP1_ENDS,
+    GAME_OVER: frozenset({_FRESH}),
+}
+_STEP1_PICKS = range(MENU_SLOTS + 1)  # one per completion, at most the 3 recipes of a menu
+#: Pending picks per decision point (0 where not listed).
+_PICKS = {
+    PLACE_TARGET: _STEP1_PICKS,
+    PLACE_DUE: _STEP1_PICKS,
+    AFTER_PLACEMENT: _STEP1_PICKS,
+    SWITCH_FIRST: _STEP1_PICKS,
+    SWITCH_SECOND: _STEP1_PICKS,
+    CHOP_TARGET: _STEP1_PICKS,
+    CHOPPED_TILE: _STEP1_PICKS,
+    WASABI_ANCHOR: _STEP1_PICKS,
+    REWARD_PICK: range(1, MENU_SLOTS + 1),
+    REWARD_DISCARD: range(MENU_SLOTS),  # the pick being completed is already counted off
+}
+
+
+class _Reader:
+    """Reads the fields of a snapshot, each of exactly its JSON type (no coercion: ``8.7``
+    or ``true`` where an int is due is refused). Ranges are :meth:`State._validate`'s."""
+
+    def __init__(self, game: str, data: dict[str, Any]) -> None:
+        self.game = game
+        self.data = data
+
+    def fail(self, field: str, message: str) -> NoReturn:
+        raise InvalidStateError(f"invalid {self.game} snapshot: {field}: {message}")
+
+    def integer(self, field: str, nullable: bool = False) -> Any:
+        value = self.data[field]
+        if not (is_integer(value) or (nullable and value is None)):
+            self.fail(field, f"is {value!r}, not an integer" + (" or null" if nullable else ""))
+        return None if value is None else int(value)
+
+    def boolean(self, field: str) -> bool:
+        value = self.data[field]
+        if not isinstance(value, bool):
+            self.fail(field, f"is {value!r}, not true or false")
+        return value
+
+    def string(self, field: str) -> str:
+        value = self.data[field]
+        if not isinstance(value, str):
+            self.fail(field, f"is {value!r}, not a string")
+        return value
+
+    def integers(self, field: str, length: int | None = None) -> tuple[int, ...]:
+        return self._integers(field, self.data[field], length)
+
+    def rows(
+        self, field: str, length: int, inner: int | None = None, nullable: bool = False
+    ) -> tuple[tuple[Any, ...], ...]:
+        """A list of ``length`` integer lists (of ``inner`` entries each; ``nullable``:
+        entries may be null)."""
+        rows = self._list(field, self.data[field], length)
+        return tuple(
+            self._integers(f"{field}[{i}]", row, inner, nullable) for i, row in enumerate(rows)
+        )
+
+    def completed(self, field: str, length: int) -> tuple[tuple[tuple[int, bool], ...], ...]:
+        """Per seat, a list of [recipe, ideal] pairs."""
+        seats = []
+        for i, done in enumerate(self._list(field, self.data[field], length)):
+            pairs = []
+            for pair in self._list(f"{field}[{i}]", done, None):
+                if not (
+                    isinstance(pair, list)
+                    and len(pair) == 2
+                    and is_integer(pair[0])
+                    and isinstance(pair[1], bool)
+                ):
+                    self.fail(f"{field}[{i}]", f"{pair!r} is not a [recipe, ideal] pair")
+                pairs.append((int(pair[0]), pair[1]))
+            seats.append(tuple(pairs))
+        return tuple(seats)
+
+    def _list(self, field: str, value: Any, length: int | None) -> list[Any]:
+        if not isinstance(value, list):
+            self.fail(field, f"is {value!r}, not a list")
+        if length is not None and len(value) != length:
+            self.fail(field, f"has {len(value)} entries, not {length}")
+        return value
+
+    def _integers(
+        self, field: str, value: Any, length: int | None, nullable: bool = False
+    ) -> tuple[Any, ...]:
+        values = self._list(field, value, length)
+        if not all(is_integer(v) or (nullable and v is None) for v in values):
+            self.fail(field, f"{values!r} holds a value that is not an integer")
+        return tuple(None if v is None else int(v) for v in values)

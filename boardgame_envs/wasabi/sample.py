@@ -2,7 +2,8 @@
 
 :func:`sample_state` rebuilds a :class:`~.rules.State` from a :class:`~.rules.View` alone.
 The board, the pantry, the kitchen, the tokens, completed recipes, cubes, the turn context
-(pending kind, Switch!/Chop! selection, lifted tile, marks, picks, the card just picked),
+(pending kind where shown, Switch!/Chop! selection, lifted tile, marks, picks, the card just
+picked),
 the deck sizes, the length of every recipe held, the seat's own menu and hand, and the
 options are public to the seat and copied as they are. What it cannot see is drawn from
 ``rng``, uniformly among the arrangements that fit the view (a plain deal of the unseen
@@ -19,8 +20,11 @@ components into the unseen places, no inference from the other seats' past moves
   - during the setup the left neighbour holds exactly the seat's own gift (``gift_given``)
     and the current receiver holds the gift in progress (``gift``); every other hand is one
     whole gift, so it holds three different kinds (a deal breaking that is drawn again);
-  - at PLACE_TARGET the mover holds the kind it chose (``kind``); at WASABI_ANCHOR the
-    Wasabi! card it plays; at REWARD_DISCARD the card it just picked (``new_card``).
+  - at WASABI_ANCHOR the mover holds the Wasabi! card it plays; at REWARD_DISCARD the
+    card it just picked (``new_card``);
+  - at PLACE_TARGET another seat's chosen kind is not in the view (the tile is still behind
+    the mover's screen): it is drawn first, uniformly among the kinds of the unseen tiles
+    (those the mover could hold), and the mover holds it; the rest is dealt as above.
 
 The seat's knowledge of the strips it discarded to the bottom of a deck is not in the view
 (the engine does not record who discarded what), so the whole deck order is drawn.
@@ -83,6 +87,9 @@ class _Plan(NamedTuple):
     tile_deal: _Deal  # empty unless hide_opponent_hands
     card_deal: _Deal
     distinct: bool  # a setup deal: no hidden hand may hold two tiles of one kind
+    #: At PLACE_TARGET under hidden hands, for another seat's view: the kinds the mover's
+    #: hidden choice can be (one is drawn, then the plan for it is used); else empty.
+    kind_choices: tuple[int, ...]
 
 
 _PLANS: dict[tuple, _Plan] = {}
@@ -91,6 +98,10 @@ _PLANS: dict[tuple, _Plan] = {}
 def sample_state(rules: WasabiRules, view: View, rng: np.random.Generator) -> State:
     """A full state consistent with ``view``, its hidden parts drawn from ``rng``."""
     plan = _plan(view)
+    kind = view.kind
+    if plan.kind_choices:  # the kind the mover chose is hidden from this seat: draw it
+        kind = plan.kind_choices[int(rng.integers(len(plan.kind_choices)))]
+        plan = _plan(view, kind)
     pool = plan.pool
     perm = pool[np.argsort(plan.part + rng.random(len(pool)))].tolist()
     perm.append(None)  # what an empty menu slot reads
@@ -139,7 +150,7 @@ def sample_state(rules: WasabiRules, view: View, rng: np.random.Generator) -> St
             "stack_on": view.stack_on,
             "placements_left": view.placements_left,
             "must_place": view.must_place,
-            "kind": view.kind,
+            "kind": kind,
             "selected": view.selected,
             "lifted": view.lifted,
             "marked": view.marked,
@@ -181,8 +192,9 @@ def _redeal_distinct(
     return tiles
 
 
-def _plan(view: View) -> _Plan:
-    """The plan for ``view``, memoised by the facts it reads."""
+def _plan(view: View, kind: int | None = None) -> _Plan:
+    """The plan for ``view`` (and ``kind``, a drawn hidden kind the mover holds), memoised
+    by the facts it reads."""
     key: tuple = (view.seat, view.menu, view.completed, view.menu_lengths, view.deck_sizes)
     if view.hide_opponent_hands:
         key += (
@@ -201,16 +213,17 @@ def _plan(view: View) -> _Plan:
             view.cards[view.seat],
             view.tiles_held,
             view.cards_held,
+            kind,
         )
     plan = _PLANS.get(key)
     if plan is None:
         if len(_PLANS) >= 4096:
             _PLANS.clear()
-        plan = _PLANS[key] = _make_plan(view)
+        plan = _PLANS[key] = _make_plan(view, kind)
     return plan
 
 
-def _make_plan(view: View) -> _Plan:
+def _make_plan(view: View, kind: int | None) -> _Plan:
     seat = view.seat
     known = {r for r in view.menu if r is not None}
     for done in view.completed:
@@ -243,9 +256,16 @@ def _make_plan(view: View) -> _Plan:
     deck_bounds = tuple((offsets[i] + taken[i], offsets[i + 1]) for i in range(len(parts)))
     tile_deal: _Deal = ()
     card_deal: _Deal = ()
+    kind_choices: tuple[int, ...] = ()
     if view.hide_opponent_hands:
         others = [s for s in range(view.num_players) if s != seat]
-        tile_part, tile_deal = _hand_deal(_tile_pins(view, others), offsets[-1], "tiles", view)
+        pins = _tile_pins(view, others, kind)
+        tile_part, tile_deal = _hand_deal(pins, offsets[-1], "tiles", view)
+        hidden_kind = view.phase == PLACE_TARGET and view.active != seat and view.kind is None
+        if hidden_kind and kind is None:
+            kind_choices = tuple(sorted(set(tile_part)))
+            if not kind_choices:
+                raise InvalidStateError(f"view of seat {seat}: no unseen tile to be placed")
         card_part, card_deal = _hand_deal(
             _card_pins(view, others), offsets[-1] + len(tile_part), "cards", view
         )
@@ -263,15 +283,17 @@ def _make_plan(view: View) -> _Plan:
         tile_deal,
         card_deal,
         view.hide_opponent_hands and view.phase in _SETUP,
+        kind_choices,
     )
 
 
 _Pins = tuple[list[int], dict[int, list[int]], dict[int, int]]
 
 
-def _tile_pins(view: View, others: list[int]) -> _Pins:
+def _tile_pins(view: View, others: list[int], kind: int | None) -> _Pins:
     """(the unseen tiles per kind, what each hidden hand is known to hold per kind, how
-    many more it holds) under ``hide_opponent_hands``."""
+    many more it holds) under ``hide_opponent_hands``; ``kind``: the drawn kind the mover
+    chose at PLACE_TARGET (the view hides it from the other seats)."""
     seat, phase = view.seat, view.phase
     unseen = [TILE_COUNTS[k] - view.pantry[k] - view.tiles[seat][k] for k in range(NUM_KINDS)]
     for stack in view.stacks:
@@ -291,8 +313,8 @@ def _tile_pins(view: View, others: list[int]) -> _Pins:
         receiver = (view.active + 1) % view.num_players
         if phase == GIFT_PICK and receiver != seat and receiver != left:
             pinned += [(receiver, k) for k in view.gift]
-    elif phase == PLACE_TARGET and view.active != seat and view.kind is not None:
-        pinned.append((view.active, view.kind))
+    elif phase == PLACE_TARGET and view.active != seat and kind is not None:
+        pinned.append((view.active, kind))
     for s, k in pinned:
         hands[s][k] += 1
         free[s] -= 1

@@ -24,6 +24,7 @@ from boardgame_envs.wasabi.data import (
     LENGTHS,
     NUM_KINDS,
     RECIPE_LENGTH,
+    TILE_COUNTS,
     WASABI,
     card_type,
     kind_id,
@@ -370,22 +371,49 @@ def _subsets(items: list[int], size: int) -> list[tuple[int, ...]]:
     return list(combinations(items, size))
 
 
-def test_pinned_hidden_components_are_in_the_movers_hand():
-    """Under hidden hands the view still shows the kind chosen for a placement, the Wasabi!
-    card being laid and the card just picked: each sample's mover holds it; the rest of
-    the mover's hand varies."""
+def unseen_tiles(view) -> Counter:
+    """The tiles ``view.seat`` cannot place: in no public place and not in its hand."""
+    unseen = Counter(
+        {k: TILE_COUNTS[k] - view.pantry[k] - view.tiles[view.seat][k] for k in range(NUM_KINDS)}
+    )
+    for stack in view.stacks:
+        unseen.subtract(stack)
+    if view.lifted is not None:
+        unseen[view.lifted] -= 1
+    return +unseen
+
+
+def test_a_hidden_pending_kind_is_drawn_among_the_kinds_the_mover_could_hold():
+    """Under hidden hands another seat's view does not show the kind the mover chose at
+    PLACE_TARGET (issue 11 B1): each sample draws it uniformly among the kinds of the unseen
+    tiles, and the mover holds it; the mover itself sees its choice, kept as it is."""
     rng = np.random.default_rng(4)
     state = mid_game(3, 40, **HIDE)
     while not (state.phase == PLACE_TARGET and state.active != 0):
         state.apply(int(rng.choice(state.legal_actions())))
     view = state.view(0)
-    assert view.kind is not None
-    rest = Counter()
-    for _ in range(200):
+    assert view.kind is None and state.kind is not None
+    assert state.view(state.active).kind == state.kind
+    choices = sorted(unseen_tiles(view))
+    assert len(choices) >= 3
+    kinds, rest = Counter(), Counter()
+    draws = 1500
+    for _ in range(draws):
         other = RULES.sample_state(view, rng)
-        assert other.tiles[state.active][view.kind] >= 1
+        assert other.tiles[state.active][other.kind] >= 1
+        kinds[other.kind] += 1
         rest[other.tiles[state.active]] += 1
+    spread(kinds, {k: 1 / len(choices) for k in choices}, draws)
     assert len(rest) >= 2
+    mover = state.view(state.active)
+    for _ in range(20):
+        assert RULES.sample_state(mover, rng).kind == state.kind
+
+
+def test_pinned_hidden_components_are_in_the_movers_hand():
+    """Under hidden hands the view still shows the Wasabi! card being laid and the card
+    just picked: each sample's mover holds it; the rest of the mover's hand varies."""
+    rng = np.random.default_rng(4)
     discard, wasabi = built_positions(hide=True)[:2]
     assert (discard.phase, wasabi.phase) == (REWARD_DISCARD, WASABI_ANCHOR)
     for state, card in ((discard, discard.new_card), (wasabi, WASABI)):

@@ -9,7 +9,7 @@ import pytest
 
 from boardgame_envs.core.testing import check_continuations, check_hidden_information, play_trace
 from boardgame_envs.wasabi.data import RECIPE_LENGTH
-from boardgame_envs.wasabi.rules import NUM_ACTIONS, State
+from boardgame_envs.wasabi.rules import NUM_ACTIONS, PLACE_TARGET, State
 from tests.wasabi.helpers import RULES
 
 
@@ -38,7 +38,8 @@ def resample_recipes(state: State, seat: int, rng: np.random.Generator) -> State
 
 def resample_hands(state: State, seat: int, rng: np.random.Generator) -> State:
     """Also reshuffle the other seats' tiles and cards among them, keeping hand sizes (what
-    ``hide_opponent_hands`` hides)."""
+    ``hide_opponent_hands`` hides), and the kind another seat chose at PLACE_TARGET (still
+    behind its screen): one of the kinds of its new hand."""
     other = resample_recipes(state, seat, rng)
     others = [s for s in range(state.num_players) if s != seat]
     for name, size in (("tiles", 17), ("cards", 5)):
@@ -52,6 +53,10 @@ def resample_hands(state: State, seat: int, rng: np.random.Generator) -> State:
                 hands[s][k] += 1
             pool = pool[count:]
         setattr(other, name, tuple(map(tuple, hands)))
+    if other.phase == PLACE_TARGET and other.active != seat:
+        held = [k for k, count in enumerate(other.tiles[other.active]) if count]
+        other.kind = int(rng.choice(held))
+        other._mask = None
     return other
 
 

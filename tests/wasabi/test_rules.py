@@ -513,7 +513,7 @@ def test_actions_after_the_end_are_refused():
 @pytest.mark.parametrize(
     "corrupt, message",
     [
-        (lambda d: d.pop("pantry"), "not a wasabi snapshot: KeyError\\('pantry'\\)"),
+        (lambda d: d.pop("pantry"), "not a wasabi snapshot: missing field\\(s\\) pantry"),
         (lambda d: d.update(game="chess"), "snapshot is of game 'chess', not 'wasabi'"),
         (lambda d: d.update(phase="DANCE"), "unknown phase 'DANCE'; known: GIFT_PICK"),
         (lambda d: d["pantry"].__setitem__(0, 3), "the 72 tiles are not conserved"),
@@ -524,7 +524,7 @@ def test_actions_after_the_end_are_refused():
         (lambda d: d["config"].update(max_turns=-1), "max_turns=-1 is not allowed"),
         (lambda d: d["stacks"].__setitem__(6, [0]), "outside the active area of 2 players"),
         (lambda d: d.update(anchors=[4]), "Wasabi! card at \\(0,4\\) is misplaced"),
-        (lambda d: d.update(active="x"), "not a wasabi snapshot"),
+        (lambda d: d.update(active="x"), "invalid wasabi snapshot: active: is 'x', not an int"),
     ],
 )
 def test_corrupt_snapshots_are_rejected(corrupt, message):
