@@ -15,8 +15,13 @@ the map with their slots, and the legal actions (other than placements) with the
 
 Picture: :func:`render_rgb` draws the castle (half-port triangles coloured by area type,
 paths, squares, fountains, markets, followers in seat colours, keeps, gates, the last tile
-framed), and a side panel with the score track (corner towers, stocked ones marked), the
-scores, the followers in supply, the wall tiles held and the drawn tile.
+framed, the cells where the drawn tile fits lit yellow), and a side panel: whose turn it is
+(or who won, or a draw) with the turn and phase; per seat its colour and name (the seat
+legend; P0 blue, P1 orange), a black triangle at the seat to move, a gold WINNER badge at
+the end, its score, followers in supply and wall tiles held (by number); the score track
+(corner towers dark, the stocked ones marked gold); a key to the area colours and marks;
+the drawn tile, the stack and set-aside sizes; and what the wall-tile numbers mean. The
+picture shows only public facts (never the stack order), so it is the same for every seat.
 :func:`save_png` writes it to a file.
 """
 
@@ -313,45 +318,129 @@ def _draw_castle(img: np.ndarray, state: State) -> None:
         image.outline_rect(img, x, y, TILE_PX, TILE_PX, SEAT_COLOURS[state.active], 3)
 
 
+SEAT_NAMES = ("blue", "orange")
+TEXT = (40, 34, 28)
+WINNER_GOLD = (250, 200, 40)
+SEATS_TOP = 40  # the two seat blocks of the side panel
+SEAT_H = 44
+TRACK_TOP = SEATS_TOP + 2 * SEAT_H + 10  # "score track", then 10 x 10 spaces
+TRACK_CELL = 14
+
+
+def seat_top(seat: int) -> int:
+    """The y of the top of ``seat``'s block in the side panel."""
+    return SEATS_TOP + seat * SEAT_H
+
+
+def _status(state: State) -> tuple[str, str, image.Colour]:
+    """The headline (whose turn, or who won), the line under it, and the headline's swatch."""
+    if state.is_terminal():
+        winners = state.winners()
+        if len(winners) == 2:
+            return "draw", f"game over after turn {state.turn}", WINNER_GOLD
+        line = _fitted(f"P{winners[0]} {SEAT_NAMES[winners[0]]} wins", f"P{winners[0]} wins")
+        return line, f"game over after turn {state.turn}", SEAT_COLOURS[winners[0]]
+    extra = " (extra)" if state.extra_turn else ""
+    line = _fitted(
+        f"P{state.active} {SEAT_NAMES[state.active]} to move", f"P{state.active} to move"
+    )
+    return line, f"turn {state.turn}{extra} \u00b7 {state.phase}", SEAT_COLOURS[state.active]
+
+
+def _fitted(long: str, short: str) -> str:
+    return long if image.label_size(long, 2)[0] <= PANEL_PX - 34 else short
+
+
 def _draw_panel(img: np.ndarray, state: State, left: int) -> None:
-    cell = 18
-    top = 34
-    for s in range(2):  # scores at the top
-        image.fill_rect(img, left + 10 + 95 * s, 8, 14, 14, SEAT_COLOURS[s])
-        image.draw_text(img, left + 30 + 95 * s, 8, str(state.scores_[s]), image.BLACK, 2)
+    right = left + PANEL_PX - 6
+    line, detail, badge = _status(state)
+    image.fill_rect(img, left + 8, 6, 14, 14, badge)
+    image.outline_rect(img, left + 8, 6, 14, 14, GRID_COLOUR)
+    image.draw_label(img, left + 28, 6, line, TEXT, 2)
+    image.draw_label(img, left + 8, 25, detail, TEXT)
+    winners = state.winners()
+    for s in range(2):  # per seat: colour, name, score; followers in supply; wall tiles
+        y = seat_top(s)
+        image.fill_rect(img, left + 4, y - 2, right - left - 4, SEAT_H - 4, (232, 226, 212))
+        image.fill_rect(img, left + 4, y - 2, 3, SEAT_H - 4, SEAT_COLOURS[s])
+        if s == state.current_player:  # the turn marker: a triangle
+            image.fill_polygon(img, [(left + 10, y), (left + 17, y + 5), (left + 10, y + 10)], TEXT)
+        image.fill_rect(img, left + 20, y, 11, 11, SEAT_COLOURS[s])
+        image.outline_rect(img, left + 20, y, 11, 11, GRID_COLOUR)
+        image.draw_label(img, left + 36, y + 2, f"P{s} {SEAT_NAMES[s]}", TEXT)
+        image.draw_label(img, left + 98, y + 2, f"score {state.scores_[s]}", TEXT)
+        if s in winners:
+            image.fill_rect(img, right - 44, y, 42, 11, WINNER_GOLD)
+            image.outline_rect(img, right - 44, y, 42, 11, GRID_COLOUR)
+            image.draw_label(img, right - 41, y + 2, "winner", TEXT)
+        image.draw_label(img, left + 10, y + 14, "followers", TEXT)
+        for i in range(state.supply[s]):
+            image.fill_circle(img, left + 76 + 9 * i, y + 17, 3.5, SEAT_COLOURS[s])
+        if not state.supply[s]:
+            image.draw_label(img, left + 76, y + 14, "-", TEXT)
+        image.draw_label(img, left + 10, y + 26, "wall tiles", TEXT)
+        held = sorted(state.held[s])
+        for i, (kind, _) in enumerate(held):
+            wx = left + 76 + 11 * i
+            image.fill_rect(img, wx, y + 24, 10, 11, CORNER_COLOUR)
+            image.draw_text(img, wx + 4, y + 27, str(kind), image.WHITE, 1)
+        if not held:
+            image.draw_label(img, left + 76, y + 26, "-", TEXT)
+    _draw_track(img, state, left)
+    y = TRACK_TOP + 10 + 10 * TRACK_CELL + 4
+    for i, (name, colour) in enumerate(
+        (("tower", AREA_COLOURS["T"]), ("house", AREA_COLOURS["H"]), ("court", AREA_COLOURS["C"]))
+    ):
+        x = left + 8 + 62 * i
+        image.fill_rect(img, x, y, 9, 9, colour)
+        image.draw_label(img, x + 12, y + 1, name, TEXT)
+    y += 12
+    image.fill_rect(img, left + 8, y + 3, 10, 4, PATH_COLOUR)
+    image.draw_label(img, left + 20, y + 1, "path", TEXT)
+    image.fill_rect(img, left + 70, y + 1, 6, 6, MARKET_COLOUR)
+    image.draw_label(img, left + 82, y + 1, "market", TEXT)
+    image.fill_circle(img, left + 136, y + 4, 4, FOUNTAIN_COLOUR)
+    image.draw_label(img, left + 144, y + 1, "fountain", TEXT)
+    y += 14
+    if state.tile is not None:
+        image.fill_rect(img, left + 8, y, TILE_PX + 4, TILE_PX + 4, image.BLACK)
+        _draw_code(img, left + 10, y + 2, 4 * state.tile)
+        image.draw_label(img, left + 58, y + 2, f"drawn {TILE_TYPES[state.tile].name}", TEXT)
+    image.draw_label(img, left + 58, y + 14, f"stack {len(state.stack)}", TEXT)
+    image.draw_label(img, left + 58, y + 26, f"set aside {len(state.discards)}", TEXT)
+    image.fill_rect(img, left + 58, y + 37, 9, 9, FIT_COLOUR)
+    image.outline_rect(img, left + 58, y + 37, 9, 9, GRID_COLOUR)
+    image.draw_label(img, left + 70, y + 38, "the drawn tile fits", TEXT)
+    y += 50
+    for i, kind in enumerate(sorted(WALL_NAMES)):  # what the wall tile numbers mean
+        name = WALL_NAMES[kind].replace("unfinished", "unfin.")
+        image.draw_label(img, left + 8 + 96 * (i % 2), y + 10 * (i // 2), f"{kind} {name}", TEXT)
+
+
+def _draw_track(img: np.ndarray, state: State, left: int) -> None:
+    cell = TRACK_CELL
+    top = TRACK_TOP + 10
+    image.draw_label(img, left + 8, TRACK_TOP, "score track (mod 100)", TEXT)
     stocked = {sp for c, kind in zip(STOCKED_CORNERS, state.corners) if kind for sp in c.spaces}
     corner_spaces = {sp for c in STOCKED_CORNERS for sp in c.spaces} | {0, 1}
     for space in range(100):
-        x = left + 10 + (space % 10) * cell
+        x = left + 8 + (space % 10) * (cell + 3)
         y = top + (space // 10) * cell
         colour = CORNER_COLOUR if space in corner_spaces else EMPTY_COLOUR
-        image.fill_rect(img, x, y, cell - 2, cell - 2, colour)
+        image.fill_rect(img, x, y, cell + 1, cell - 2, colour)
         if space in stocked:
-            image.fill_rect(img, x + 5, y + 5, 6, 6, MARKET_COLOUR)
+            image.fill_rect(img, x + 5, y + 4, 6, 5, MARKET_COLOUR)
     for s in range(2):
         space = state.scores_[s] % 100
-        x = left + 10 + (space % 10) * cell + 4 + 6 * s
-        y = top + (space // 10) * cell + 8
-        image.fill_circle(img, x, y, 5, image.BLACK)
-        image.fill_circle(img, x, y, 4, SEAT_COLOURS[s])
-    y = top + 10 * cell + 10
-    for s in range(2):  # followers in supply, wall tiles held
-        image.fill_rect(img, left + 10, y, 14, 14, SEAT_COLOURS[s])
-        for i in range(state.supply[s]):
-            image.fill_circle(img, left + 34 + 12 * i, y + 7, 4, SEAT_COLOURS[s])
-        for i, (kind, _) in enumerate(sorted(state.held[s])):
-            wx = left + 10 + 20 * (i % 9)
-            wy = y + 20 + 20 * (i // 9)
-            image.fill_rect(img, wx, wy, 18, 18, CORNER_COLOUR)
-            image.draw_text(img, wx + 6, wy + 4, str(kind), image.WHITE, 2)
-        y += 70
-    if state.tile is not None:
-        image.fill_rect(img, left + 8, y - 2, TILE_PX + 4, TILE_PX + 4, image.BLACK)
-        _draw_code(img, left + 10, y, 4 * state.tile)
+        x = left + 8 + (space % 10) * (cell + 3) + 4 + 7 * s
+        y = top + (space // 10) * cell + 6
+        image.fill_circle(img, x, y, 4.5, image.BLACK)
+        image.fill_circle(img, x, y, 3.5, SEAT_COLOURS[s])
 
 
 def render_rgb(state: State) -> np.ndarray:
-    """The position as an ``uint8[440, 680, 3]`` picture."""
+    """The position as an ``uint8[440, 680, 3]`` picture (all of it public: see the module
+    docstring)."""
     width = GRID_W * TILE_PX + PANEL_PX
     height = GRID_H * TILE_PX
     img = image.canvas(width, height, (245, 240, 230))

@@ -3,6 +3,8 @@
 numpy only, so pictures need no plotting library: a renderer draws into an
 ``uint8[height, width, 3]`` canvas with these primitives and returns it;
 :func:`save_png` writes any such array to a file (zlib + the PNG chunk format).
+Text: :func:`draw_label` writes words in a 5x7 pixel font (capitals, digits, signs);
+:func:`draw_text` writes digits only, in a smaller 3x5 font.
 Coordinates are (x, y) in pixels, y downwards; colours are (r, g, b) tuples.
 """
 
@@ -85,7 +87,8 @@ def draw_line(
         fill_rect(image, int(x) - half, int(y) - half, thickness, thickness, colour)
 
 
-# A 3x5 pixel font for digits and a few signs, enough for scores and counts.
+# A 3x5 pixel font for digits and a few signs, enough for small scores and counts (see
+# :func:`draw_label` below for words).
 _GLYPHS = {
     "0": "111101101101111",
     "1": "010110010010111",
@@ -114,6 +117,128 @@ def draw_text(
             if on == "1":
                 gx, gy = bit % 3, bit // 3
                 fill_rect(image, x + (i * 4 + gx) * scale, y + gy * scale, scale, scale, colour)
+
+
+# A 5x7 pixel font for labels: digits, capital letters (lower case is drawn as capitals) and
+# common signs; every glyph is 7 rows of 5 pixels, one character advances 6 pixels (times
+# ``scale``). Unknown characters draw as ``?``.
+FONT_WIDTH, FONT_HEIGHT = 5, 7
+_FONT_ROWS = {
+    "A": ".###. #...# #...# ##### #...# #...# #...#",
+    "B": "####. #...# #...# ####. #...# #...# ####.",
+    "C": ".###. #...# #.... #.... #.... #...# .###.",
+    "D": "####. #...# #...# #...# #...# #...# ####.",
+    "E": "##### #.... #.... ####. #.... #.... #####",
+    "F": "##### #.... #.... ####. #.... #.... #....",
+    "G": ".###. #...# #.... #.### #...# #...# .####",
+    "H": "#...# #...# #...# ##### #...# #...# #...#",
+    "I": ".###. ..#.. ..#.. ..#.. ..#.. ..#.. .###.",
+    "J": "..### ...#. ...#. ...#. ...#. #..#. .##..",
+    "K": "#...# #..#. #.#.. ##... #.#.. #..#. #...#",
+    "L": "#.... #.... #.... #.... #.... #.... #####",
+    "M": "#...# ##.## #.#.# #.#.# #...# #...# #...#",
+    "N": "#...# #...# ##..# #.#.# #..## #...# #...#",
+    "O": ".###. #...# #...# #...# #...# #...# .###.",
+    "P": "####. #...# #...# ####. #.... #.... #....",
+    "Q": ".###. #...# #...# #...# #.#.# #..#. .##.#",
+    "R": "####. #...# #...# ####. #.#.. #..#. #...#",
+    "S": ".#### #.... #.... .###. ....# ....# ####.",
+    "T": "##### ..#.. ..#.. ..#.. ..#.. ..#.. ..#..",
+    "U": "#...# #...# #...# #...# #...# #...# .###.",
+    "V": "#...# #...# #...# #...# #...# .#.#. ..#..",
+    "W": "#...# #...# #...# #.#.# #.#.# #.#.# .#.#.",
+    "X": "#...# #...# .#.#. ..#.. .#.#. #...# #...#",
+    "Y": "#...# #...# .#.#. ..#.. ..#.. ..#.. ..#..",
+    "Z": "##### ....# ...#. ..#.. .#... #.... #####",
+    "0": ".###. #...# #..## #.#.# ##..# #...# .###.",
+    "1": "..#.. .##.. ..#.. ..#.. ..#.. ..#.. .###.",
+    "2": ".###. #...# ....# ...#. ..#.. .#... #####",
+    "3": "##### ...#. ..#.. ...#. ....# #...# .###.",
+    "4": "...#. ..##. .#.#. #..#. ##### ...#. ...#.",
+    "5": "##### #.... ####. ....# ....# #...# .###.",
+    "6": "..##. .#... #.... ####. #...# #...# .###.",
+    "7": "##### ....# ...#. ..#.. .#... .#... .#...",
+    "8": ".###. #...# #...# .###. #...# #...# .###.",
+    "9": ".###. #...# #...# .#### ....# ...#. .##..",
+    " ": "..... ..... ..... ..... ..... ..... .....",
+    ".": "..... ..... ..... ..... ..... .##.. .##..",
+    ",": "..... ..... ..... ..... .##.. ..#.. .#...",
+    ":": "..... .##.. .##.. ..... .##.. .##.. .....",
+    "!": "..#.. ..#.. ..#.. ..#.. ..#.. ..... ..#..",
+    "?": ".###. #...# ....# ...#. ..#.. ..... ..#..",
+    "-": "..... ..... ..... .###. ..... ..... .....",
+    "+": "..... ..#.. ..#.. ##### ..#.. ..#.. .....",
+    "/": "..... ....# ...#. ..#.. .#... #.... .....",
+    "(": "...#. ..#.. .#... .#... .#... ..#.. ...#.",
+    ")": ".#... ..#.. ...#. ...#. ...#. ..#.. .#...",
+    "[": ".###. .#... .#... .#... .#... .#... .###.",
+    "]": ".###. ...#. ...#. ...#. ...#. ...#. .###.",
+    "<": "...#. ..#.. .#... #.... .#... ..#.. ...#.",
+    ">": ".#... ..#.. ...#. ....# ...#. ..#.. .#...",
+    "=": "..... ..... ##### ..... ##### ..... .....",
+    "*": "..... ..#.. #.#.# .###. #.#.# ..#.. .....",
+    "#": ".#.#. .#.#. ##### .#.#. ##### .#.#. .#.#.",
+    "'": "..#.. ..#.. .#... ..... ..... ..... .....",
+    "%": "##..# ##..# ...#. ..#.. .#... #..## #..##",
+    "_": "..... ..... ..... ..... ..... ..... #####",
+    "\u00b7": "..... ..... ..... .##.. .##.. ..... .....",
+}
+_FONT = {
+    char: np.array([[c == "#" for c in row] for row in rows.split()], dtype=bool)
+    for char, rows in _FONT_ROWS.items()
+}
+
+
+def label_size(text: str, scale: int = 1) -> tuple[int, int]:
+    """Width and height in pixels of ``text`` drawn by :func:`draw_label`."""
+    if not text:
+        return 0, FONT_HEIGHT * scale
+    return (len(text) * (FONT_WIDTH + 1) - 1) * scale, FONT_HEIGHT * scale
+
+
+def draw_label(
+    image: np.ndarray, x: int, y: int, text: str, colour: Colour = BLACK, scale: int = 1
+) -> int:
+    """Write ``text`` in the 5x7 font with its top-left at (x, y), clipped to the canvas;
+    returns the width drawn, in pixels."""
+    width, height = label_size(text, scale)
+    if not width:
+        return 0
+    bits = np.zeros((FONT_HEIGHT, len(text) * (FONT_WIDTH + 1)), dtype=bool)
+    for i, char in enumerate(text.upper()):
+        glyph = _FONT.get(char, _FONT["?"])
+        bits[:, i * (FONT_WIDTH + 1) : i * (FONT_WIDTH + 1) + FONT_WIDTH] = glyph
+    bits = bits[:, : width // scale].repeat(scale, axis=0).repeat(scale, axis=1)
+    rows, cols = image.shape[:2]
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + width, cols), min(y + height, rows)
+    if x0 < x1 and y0 < y1:
+        image[y0:y1, x0:x1][bits[y0 - y : y1 - y, x0 - x : x1 - x]] = colour
+    return width
+
+
+def find_label(
+    image: np.ndarray, text: str, colour: Colour, scale: int = 1
+) -> list[tuple[int, int]]:
+    """The top-left corners (x, y) where :func:`draw_label` wrote ``text`` in ``colour``:
+    every pixel of its glyphs in that colour and no other pixel of its box. For tests and
+    tools that check what a picture says."""
+    width, height = label_size(text, scale)
+    rows, cols = image.shape[:2]
+    if not width or width > cols or height > rows:
+        return []
+    stamp = canvas(width, height, BLACK)
+    draw_label(stamp, 0, 0, text, WHITE, scale)
+    on = stamp[..., 0] > 0
+    inked = np.all(image == np.asarray(colour, dtype=image.dtype), axis=-1)
+    span_y, span_x = rows - height + 1, cols - width + 1
+    hits = np.ones((span_y, span_x), dtype=bool)
+    for dy, dx in np.argwhere(np.ones_like(on)):
+        window = inked[dy : dy + span_y, dx : dx + span_x]
+        hits &= window if on[dy, dx] else ~window
+        if not hits.any():
+            return []
+    return [(int(x), int(y)) for y, x in np.argwhere(hits)]
 
 
 def save_png(image: np.ndarray, path: str | Path) -> Path:

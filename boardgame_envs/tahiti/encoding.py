@@ -63,6 +63,9 @@ Actions are the 69 indices documented in :mod:`.rules`; the mask comes with the 
 from __future__ import annotations
 
 import functools
+import operator
+import struct
+import threading
 
 import numpy as np
 
@@ -74,7 +77,9 @@ from boardgame_envs.tahiti.data import (
     HOME,
     ISLAND_SLOTS,
     ISLANDS,
+    NUM_FAVOURITES,
     NUM_GOODS,
+    NUM_ISLANDS,
     PLAIN,
     TOKEN_COUNTS,
     TOTAL_CUBES,
@@ -174,9 +179,36 @@ def _board_template(tile_cell: tuple[int, ...], reefs: tuple[int, ...]) -> np.nd
     return obs
 
 
+# -- the public part: one float32 buffer per board, repainted where it changed -------------
+#
+# Planes 0-23 and the per-island vector block are the same for every seat. They are kept
+# ready, as float32 bytes, in one buffer per board (``_Public``): planes 0-23 first, then the
+# 234 island features. When the cubes, the tokens, Haumea or the placement positions differ
+# from what the buffer shows, only those entries are repainted. An observation is then one
+# join of bytes: the buffer's planes, the four canoe planes (ready-made one-hot planes), the
+# vector's counts (scaled in one numpy multiplication) with the buffer's island block inside.
+
+PUBLIC_PLANES_SIZE = (PLACEMENT_PLANE + 1) * NUM_CELLS  # planes 0-23
+ISLAND_BLOCK_SIZE = NUM_ISLANDS * ISLAND_STRIDE  # 234
+#: buffer index of an observation index in the island block (plane indices are their own)
+_ISLAND_SHIFT = PUBLIC_PLANES_SIZE - ISLAND_FEATURES
+_FLOAT = 4  # bytes per float32
+_ONE = np.float32(1.0).tobytes()
+#: ``_CANOE_PLANE[c]``: the bytes of a plane with a single one at cell c; [NUM_CELLS]: zeros
+_CANOE_PLANE = [
+    bytes(c * _FLOAT) + _ONE + bytes((NUM_CELLS - c - 1) * _FLOAT) for c in range(NUM_CELLS)
+]
+_CANOE_PLANE.append(bytes(NUM_CELLS * _FLOAT))
+
+
+def _buffer_index(index: int) -> int:
+    return index if index < PUBLIC_PLANES_SIZE else index + _ISLAND_SHIFT
+
+
 @functools.lru_cache(maxsize=4096)
 def _island_indices(island: int, cell: int, cubes: int, token: int) -> tuple[int, ...]:
-    """The ones an island's cubes and token set, on the board and in its vector block."""
+    """Buffer indices of the ones an island's cubes and token set, on the board and in its
+    vector block."""
     base = ISLAND_FEATURES + (island - 1) * ISLAND_STRIDE
     out = []
     for s in (0, 1):
@@ -187,10 +219,102 @@ def _island_indices(island: int, cell: int, cubes: int, token: int) -> tuple[int
         out += [_plane(TOKEN_PLANE, cell), base + 11]
         if token == FISHING:
             out += [_plane(FISHING_PLANE, cell), base + 12]
-    return tuple(out)
+    return tuple(map(_buffer_index, out))
 
 
-#: Raw counts are written first and scaled once by this vector (1 where nothing is scaled).
+_NO_ISLANDS = (0,) * (NUM_ISLANDS + 1)
+
+
+class _Public:
+    """The public planes and island block of one board (recognised by the identity of its
+    ``tile_cell`` and ``reefs`` tuples, which the state replaces whenever a tile is placed and
+    which this object keeps alive, so that their ids stay unique), and what it shows now."""
+
+    __slots__ = (
+        "tile_cell",
+        "reefs",
+        "buffer",
+        "floats",
+        "planes",
+        "islands",
+        "cubes",
+        "tokens",
+        "haumea",
+        "marks",
+    )
+
+    def __init__(self, tile_cell: tuple[int, ...], reefs: tuple[int, ...]) -> None:
+        template = _board_template(tile_cell, reefs)
+        self.tile_cell, self.reefs = tile_cell, reefs
+        self.buffer = bytearray(template[:PUBLIC_PLANES_SIZE].tobytes())
+        self.buffer += template[ISLAND_FEATURES : ISLAND_FEATURES + ISLAND_BLOCK_SIZE].tobytes()
+        whole = memoryview(self.buffer)
+        self.floats = whole.cast("f")
+        self.planes = whole[: PUBLIC_PLANES_SIZE * _FLOAT]
+        self.islands = whole[PUBLIC_PLANES_SIZE * _FLOAT :]
+        self.cubes = self.tokens = _NO_ISLANDS  # as the template shows them: none
+        self.haumea = -1  # (Haumea's cell, placing?) shown; -1: none
+        self.marks: tuple[int, ...] = ()  # buffer indices of the ones of planes 21 and 23
+
+    def show(self, view: View) -> None:
+        """Repaint what differs between the buffer and ``view``."""
+        cubes, tokens = view.island_cubes, view.tokens
+        if cubes is not self.cubes or tokens is not self.tokens:
+            old_cubes, old_tokens = self.cubes, self.tokens
+            floats, tile_cell = self.floats, self.tile_cell
+            for k in ISLANDS:
+                c, t, oc, ot = cubes[k], tokens[k], old_cubes[k], old_tokens[k]
+                if c != oc or t != ot:
+                    cell = tile_cell[k]
+                    for i in _island_indices(k, cell, oc, ot):
+                        floats[i] = 0.0
+                    for i in _island_indices(k, cell, c, t):
+                        floats[i] = 1.0
+            self.cubes, self.tokens = cubes, tokens
+        haumea = view.haumea
+        key = (haumea, view.phase == PLACE) if haumea >= 0 else -1
+        if key != self.haumea:
+            floats = self.floats
+            for i in self.marks:
+                floats[i] = 0.0
+            marks: list[int] = []
+            if haumea >= 0:
+                marks.append(_plane(HAUMEA_PLANE, haumea))
+                if view.phase == PLACE:  # public: the same for every seat
+                    around = NEIGHBOURS[haumea]
+                    marks += [
+                        _plane(PLACEMENT_PLANE, around[d])
+                        for d in placement_directions(view.cell_tile, haumea)
+                    ]
+            for i in marks:
+                floats[i] = 1.0
+            self.haumea, self.marks = key, tuple(marks)
+
+
+_PUBLIC: dict[int, _Public] = {}
+_MAX_BOARDS = 16
+#: Held while a buffer is repainted and copied out (threads encoding at once stay correct).
+_LOCK = threading.Lock()
+
+
+def _public(view: View) -> _Public:
+    tile_cell, reefs = view.tile_cell, view.reefs
+    public = _PUBLIC.get(id(tile_cell))
+    if public is None or public.tile_cell is not tile_cell or public.reefs is not reefs:
+        public = _Public(tile_cell, reefs)
+        if len(_PUBLIC) >= _MAX_BOARDS:
+            _PUBLIC.clear()
+        _PUBLIC[id(tile_cell)] = public
+    public.show(view)
+    return public
+
+
+# -- the vector: float32 bytes of small pieces, each memoised by what it shows ---------------
+
+#: The scale of every vector entry (1 where nothing is scaled). A count ``c`` becomes the
+#: float32 product ``c * scale``: computed in double precision, where it is exact (8-bit
+#: counts times 24-bit scales), then rounded once to float32 by the packing, so the bits are
+#: those of the float32 product, as if the count were written and the vector scaled in place.
 _SCALE = np.ones(VECTOR_SIZE, dtype=np.float32)
 for _start, _size, _divisor in (
     (STACK_SIZES, 2, 8),
@@ -205,127 +329,142 @@ for _start, _size, _divisor in (
     (TURNS_LEFT, 1, MAX_SEATS - 1),
 ):
     _SCALE[_start - VECTOR : _start - VECTOR + _size] = 1 / _divisor
+_SCALES = [float(s) for s in _SCALE]  # the float32 scales as Python floats (exact)
 
 
-#: Where the raw counts go, per player count: the fixed slots, then cargo and charts.
-_COUNT_INDEX = {
-    n: np.array(
-        [STACK_SIZES, STACK_SIZES + 1, TAKEN, PADDLES]
-        + list(range(BAG, BAG + 6))
-        + [TOKENS_LEFT, TOKENS_LEFT + 1, TURNS_LEFT]
-        + list(range(CARGO, CARGO + NUM_GOODS * n))
-        + list(range(CHARTS, CHARTS + NUM_GOODS * n))
+def _packed(counts: list[float], start: int) -> bytes:
+    """float32 bytes of vector entries ``start, start + 1, ...`` holding ``counts``."""
+    scaled = [c * s for c, s in zip(counts, _SCALES[start - VECTOR :])]
+    return struct.pack(f"{len(scaled)}f", *scaled)  # rounds each double to float32 once
+
+
+@functools.lru_cache(maxsize=1024)
+def _head_bytes(phase: str, n: int, first: int, active: int) -> bytes:
+    """Vector entries 0-18: phase, player count, first and active player (relative seats;
+    ``active`` -1 once the game is over)."""
+    part = [0] * (HAUMEA_IN_PLAY - VECTOR)
+    part[PHASES.index(phase)] = 1
+    part[PLAYER_COUNT - VECTOR + n - 2] = 1
+    part[FIRST_PLAYER - VECTOR + first] = 1
+    if active >= 0:
+        part[ACTIVE_PLAYER - VECTOR + active] = 1
+    return _packed(part, VECTOR)
+
+
+@functools.lru_cache(maxsize=1024)
+def _explore_bytes(
+    haumea_in_play: bool,
+    stack_sizes: tuple[int, int],
+    stack_tops: tuple[int, int],
+    hand_tile: int,
+    unplaced: frozenset[int],
+) -> bytes:
+    """Vector entries 19-93: what changes only while exploring."""
+    part = [0] * (ISLAND_FEATURES - HAUMEA_IN_PLAY)
+    at = -HAUMEA_IN_PLAY  # vector index -> position in part
+    part[0] = int(haumea_in_play)
+    part[STACK_SIZES + at : STACK_SIZES + at + 2] = stack_sizes
+    top_a, top_b = stack_tops
+    if top_a:
+        part[STACK_TOPS + at + top_a - 1] = 1
+    if top_b:
+        part[STACK_TOPS + at + 18 + top_b - 1] = 1
+    if hand_tile:
+        part[HAND_TILE + at + hand_tile - 1] = 1
+    for k in unplaced:
+        part[UNPLACED + at + k - 1] = 1
+    return _packed(part, HAUMEA_IN_PLAY)
+
+
+@functools.lru_cache(maxsize=1024)
+def _turn_bytes(bounty: tuple[int, ...], revealed: int, taken: int, paddles: int) -> bytes:
+    """Vector entries 328-341: bounty cubes, revealed token, actions taken and paddles."""
+    part = [0] * (CARGO - PENDING_CUBE)
+    if bounty:
+        part[bounty[0]] = 1
+        for g in bounty[1:]:
+            part[BOUNTY_LEFT - PENDING_CUBE + g] += 1
+    if revealed:
+        part[REVEALED_TOKEN - PENDING_CUBE + revealed - 1] = 1
+    part[TAKEN - PENDING_CUBE] = taken
+    part[PADDLES - PENDING_CUBE] = paddles
+    return _packed(part, PENDING_CUBE)
+
+
+@functools.lru_cache(maxsize=8192)
+def _goods_bytes(counts: tuple[tuple[int, ...], ...], start: int) -> bytes:
+    """The cargo (``start`` = CARGO) or chart (CHARTS) block: per kind, per relative seat
+    (``counts`` in relative order), zeros for absent seats."""
+    flat = [c for seat_counts in counts for c in seat_counts]
+    flat += [0] * (MAX_SEATS * NUM_GOODS - len(flat))
+    return _packed(flat, start)
+
+
+#: float32 bytes of the own favourite tile's one-hot (vector entries 382-388), by tile 1-7
+_FAVOURITE_BYTES = [b""] + [
+    _packed([int(f == k) for k in range(1, NUM_FAVOURITES + 1)], FAVOURITE)
+    for f in range(1, NUM_FAVOURITES + 1)
+]
+_BAG_STRUCT = struct.Struct(f"{NUM_GOODS + 1}f")
+_BAG_SCALE, _TOTAL_SCALE = _SCALES[BAG - VECTOR], _SCALES[BAG + NUM_GOODS - VECTOR]
+
+
+def _bag_bytes(bag: tuple[int, ...]) -> bytes:
+    """Vector entries 389-394: the bag per kind, then its total (changes with most draws,
+    so packed each time rather than memoised)."""
+    b0, b1, b2, b3, b4 = bag
+    s = _BAG_SCALE
+    return _BAG_STRUCT.pack(
+        b0 * s, b1 * s, b2 * s, b3 * s, b4 * s, (b0 + b1 + b2 + b3 + b4) * _TOTAL_SCALE
     )
-    for n in (2, 3, 4)
-}
+
+
+@functools.lru_cache(maxsize=1024)
+def _end_bytes(tokens_left: tuple[int, int], end: bool, turns: int) -> bytes:
+    """Vector entries 395-398: face-down tokens left, end of the season, turns left."""
+    return _packed([*tokens_left, int(end), turns], TOKENS_LEFT)
+
+
 #: ``_ORDER[n][seat]``: the absolute seat of each relative seat.
 _ORDER = {n: [[(seat + rel) % n for rel in range(n)] for seat in range(n)] for n in (2, 3, 4)}
-#: First index of each relative seat's canoe plane.
-_CANOE_BASE = [(CANOE_PLANES + rel) * NUM_CELLS for rel in range(MAX_SEATS)]
-
-
-def _public_template(view: View) -> np.ndarray:
-    """The board template plus what changes only while exploring (the stacks, the tile in
-    hand, Haumea), the same for every seat. The board tuple is replaced by the state whenever
-    a tile is placed, so it is recognised by identity (and kept alive by the cache)."""
-    tile_cell = view.tile_cell
-    key = (id(tile_cell), view.stack_tops, view.hand_tile, view.haumea)
-    entry = _TEMPLATES.get(key)
-    if entry is not None and entry[0] is tile_cell:
-        return entry[1]
-    obs = _board_template(tile_cell, view.reefs).copy()
-    ones: list[int] = [UNPLACED - 1 + k for k in view.unplaced]
-    if view.haumea >= 0:
-        ones += [HAUMEA_PLANE * NUM_CELLS + view.haumea, HAUMEA_IN_PLAY]
-    top_a, top_b = view.stack_tops
-    if top_a:
-        ones.append(STACK_TOPS + top_a - 1)
-    if top_b:
-        ones.append(STACK_TOPS + 18 + top_b - 1)
-    if view.hand_tile:
-        ones.append(HAND_TILE + view.hand_tile - 1)
-    obs[ones] = 1.0
-    obs.flags.writeable = False
-    if len(_TEMPLATES) >= _MAX_CACHED:
-        _TEMPLATES.clear()
-    _TEMPLATES[key] = (tile_cell, obs)
-    return obs
-
-
-def _island_ones(view: View) -> np.ndarray:
-    """Indices of the ones that the cubes and tokens on the islands set. The state replaces
-    its cube and token tuples on every change, so they too are recognised by identity."""
-    tile_cell, cubes, tokens = view.tile_cell, view.island_cubes, view.tokens
-    key = (id(tile_cell), id(cubes), id(tokens))
-    entry = _ISLAND_ONES.get(key)
-    if entry is not None and entry[0] is tile_cell and entry[1] is cubes and entry[2] is tokens:
-        return entry[3]
-    ones: list[int] = []
-    for k, c, token in zip(ISLANDS, cubes[1:], tokens[1:]):
-        if c or token:
-            ones += _island_indices(k, tile_cell[k], c, token)
-    indices = np.array(ones, dtype=np.intp)
-    if len(_ISLAND_ONES) >= _MAX_CACHED:
-        _ISLAND_ONES.clear()
-    _ISLAND_ONES[key] = (tile_cell, cubes, tokens, indices)
-    return indices
-
-
-_TEMPLATES: dict[tuple, tuple] = {}
-_ISLAND_ONES: dict[tuple, tuple] = {}
-_MAX_CACHED = 16
+#: ``_RELATIVE[n][seat](per_seat)``: a per-seat tuple in relative-seat order.
+_RELATIVE = {n: [operator.itemgetter(*order) for order in _ORDER[n]] for n in (2, 3, 4)}
+#: Per player count, the zero bytes of the absent seats' canoe planes.
+_ABSENT_PLANES = {n: (_CANOE_PLANE[NUM_CELLS],) * (MAX_SEATS - n) for n in (2, 3, 4)}
 
 
 def encode(view: View) -> np.ndarray:
     """The observation of ``view.seat`` (see the module tables)."""
     n = view.num_players
     seat = view.seat
-    order = _ORDER[n][seat]
-    obs = _public_template(view).copy()
-    obs[_island_ones(view)] = 1.0
-
-    canoes = view.canoes
-    ones = [base + canoes[s] for base, s in zip(_CANOE_BASE, order)]
-    haumea = view.haumea
-    if haumea >= 0 and view.phase == PLACE:  # public: the same for every seat
-        for d in placement_directions(view.cell_tile, haumea):
-            ones.append(PLACEMENT_PLANE * NUM_CELLS + NEIGHBOURS[haumea][d])
-    ones += [
-        _PHASE_INDEX[view.phase],
-        PLAYER_COUNT + n - 2,
-        FIRST_PLAYER + (view.first_player - seat) % n,
-        FAVOURITE + view.favourite - 1,
-    ]
+    relative = _RELATIVE[n][seat]
     live = view.current_player >= 0
-    if live:
-        ones.append(ACTIVE_PLAYER + (view.turn_player - seat) % n)
-    bounty = view.bounty
-    if bounty:
-        ones.append(PENDING_CUBE + bounty[0])
-    if view.revealed_token:
-        ones.append(REVEALED_TOKEN + view.revealed_token - 1)
-    if view.end_triggered:
-        ones.append(END_TRIGGERED)
-    obs[ones] = 1.0
-
-    # raw counts (one assignment with a prepared index array), then one scaling
-    bag = view.bag
-    counts = [
-        *view.stack_sizes,
-        view.taken if live else 0,
-        view.paddles if live else 0,
-        *bag,
-        sum(bag),
-        *view.tokens_left,
-        view.turns_left,
-    ]
-    cargo, charts = view.cargo, view.charts
-    for s in order:
-        counts += cargo[s]
-    for s in order:
-        counts += charts[s]
-    obs[_COUNT_INDEX[n]] = counts
-    for g in bounty[1:]:
-        obs[BOUNTY_LEFT + g] += 1
-    obs[VECTOR:] *= _SCALE
-    return obs
+    canoes = map(_CANOE_PLANE.__getitem__, relative(view.canoes))
+    head = _head_bytes(
+        view.phase,
+        n,
+        (view.first_player - seat) % n,
+        (view.turn_player - seat) % n if live else -1,
+    )
+    explore = _explore_bytes(
+        view.haumea >= 0, view.stack_sizes, view.stack_tops, view.hand_tile, view.unplaced
+    )
+    rest = (
+        _turn_bytes(
+            view.bounty,
+            view.revealed_token,
+            view.taken if live else 0,
+            view.paddles if live else 0,
+        ),
+        _goods_bytes(relative(view.cargo), CARGO),
+        _goods_bytes(relative(view.charts), CHARTS),
+        _FAVOURITE_BYTES[view.favourite],
+        _bag_bytes(view.bag),
+        _end_bytes(view.tokens_left, view.end_triggered, view.turns_left),
+    )
+    with _LOCK:  # the board buffer is shared: repaint and copy it out in one go
+        public = _public(view)
+        raw = bytearray().join(
+            (public.planes, *canoes, *_ABSENT_PLANES[n], head, explore, public.islands, *rest)
+        )
+    return np.frombuffer(raw, np.float32)

@@ -10,9 +10,13 @@ Picture legend: sea blue background; sand islands, light blue water tiles, the d
 tile; a red bar along a tile edge is a reef; the two squares of an island are its goods
 spaces (filled with the crop's colour when a cube lies there, an outline when empty);
 a dark disc is a depletion token (a white ring marks the fishing bonus); the gold disc is
-Haumea; small coloured boats are the canoes (seat colours in the side panel). The side panel
-shows per seat its colour, score, cargo and harvest-chart rows (one square per cube), and
-the bag and stack sizes.
+Haumea; small coloured boats are the canoes. The side panel shows whose turn it is (or who
+won, and how the game ended) with the round and phase; per seat its colour and name (the
+seat legend: P0 red, P1 blue, P2 black, P3 purple), a black triangle at the seat to move, a
+gold WINNER badge at the end, its score, cargo (one square per cube) and harvest chart
+(cubes delivered per good, the sets and their bonus); then a key to the goods colours and
+the map's marks, and the bag and stack sizes. The picture shows only public facts (the
+favourite tiles are never drawn), so it is the same for every seat.
 """
 
 from __future__ import annotations
@@ -191,6 +195,12 @@ GOODS_COLOURS = (
     (255, 255, 255),  # fish, white
 )
 SEAT_COLOURS = ((220, 30, 30), (30, 60, 220), (20, 20, 20), (140, 40, 190))
+SEAT_NAMES = ("red", "blue", "black", "purple")
+SEAT_BACK = (232, 226, 210)  # behind a seat's block in the panel
+TEXT = (40, 34, 24)
+WINNER_GOLD = (250, 200, 40)
+PANEL_SEATS_TOP = 52
+SEAT_H = 52
 
 
 def _hex_centre(q: int, r: int, size: float, origin: tuple[float, float]) -> tuple[float, float]:
@@ -208,7 +218,8 @@ def _corner(centre: tuple[float, float], size: float, i: int) -> tuple[float, fl
 
 
 def render_rgb(state: State) -> np.ndarray:
-    """The archipelago, the pieces and a side panel as ``uint8[560, 880, 3]``."""
+    """The archipelago, the pieces and a side panel as ``uint8[560, 880, 3]`` (public facts
+    only, the same for every seat: see the module docstring)."""
     img = image.canvas(WIDTH, HEIGHT, SEA)
     placed = [(t, c) for t, c in enumerate(state.tile_cell) if c >= 0]
     xs, ys = [], []
@@ -250,7 +261,8 @@ def _draw_tile(
     cx, cy = centre
     box = max(4, int(size / 3.2))
     if 1 <= tile <= NUM_ISLANDS:
-        image.draw_text(img, int(cx - 6), int(cy - size * 0.62), f"{tile}", OUTLINE, 1)
+        w, _ = image.label_size(f"{tile}")
+        image.draw_label(img, int(cx - w / 2), int(cy - size * 0.85), f"{tile}", OUTLINE)
         for s in (0, 1):
             crop = ISLAND_SLOTS[tile][s]
             x = int(cx + (-1.15 if s == 0 else 0.15) * box)
@@ -278,40 +290,122 @@ def _draw_tile(
         image.fill_rect(img, x + boat_w // 2 - 1, y - boat_h, 2, boat_h, SEAT_COLOURS[seat])
 
 
+def seat_top(seat: int) -> int:
+    """The y of the top of ``seat``'s block in the side panel."""
+    return PANEL_SEATS_TOP + seat * SEAT_H
+
+
+def _status(state: State) -> tuple[str, list[str]]:
+    """The headline (whose turn, or who won) and the detail lines under it."""
+    rounds = state.config["max_rounds"]
+    if state.is_terminal():
+        winners = state.winners()
+        if len(winners) == 1:
+            line = f"P{winners[0]} {SEAT_NAMES[winners[0]]} wins"
+        else:
+            line = "tie: " + " and ".join(f"P{s}" for s in winners)
+        how = "round limit (truncated)" if state.truncated else "season over"
+        return line, [f"{how} after {state.round} rounds"]
+    p = state.current_player
+    details = [f"round {state.round + 1}/{rounds} \u00b7 {state.phase}"]
+    if state.phase == "ACTION":
+        cubes = sum(state.cargo[state.turn_player])
+        details[0] += f" \u00b7 {state.taken} of {paddles(cubes)} paddles"
+    if state.end_triggered:
+        details.append(f"season ended: {state.turns_left()} more turns")
+    return f"P{p} {SEAT_NAMES[p]} to move", details
+
+
 def _draw_panel(img: np.ndarray, state: State) -> None:
     x0 = BOARD_WIDTH
     image.fill_rect(img, x0, 0, WIDTH - x0, HEIGHT, PANEL)
-    cube = 9
+    right = WIDTH - 8
+    line, details = _status(state)
+    if state.is_terminal():
+        winners = state.winners()
+        badge = SEAT_COLOURS[winners[0]] if len(winners) == 1 else WINNER_GOLD
+    else:
+        badge = SEAT_COLOURS[state.current_player]
+    image.fill_rect(img, x0 + 8, 8, 14, 14, badge)
+    image.outline_rect(img, x0 + 8, 8, 14, 14, OUTLINE)
+    image.draw_label(img, x0 + 28, 8, line, TEXT, 2)
+    for i, detail in enumerate(details):
+        image.draw_label(img, x0 + 8, 28 + 10 * i, detail, TEXT)
+    cube = 8
     scores = state.scores()
-    y = 10
+    winners = state.winners()
     for seat in range(state.num_players):
-        current = seat == state.current_player
-        image.fill_rect(img, x0 + 8, y, 14, 14, SEAT_COLOURS[seat])
-        if current:
-            image.outline_rect(img, x0 + 4, y - 4, 22, 22, HAUMEA, 2)
-        image.draw_text(img, x0 + 30, y + 2, str(int(scores[seat])), SEAT_COLOURS[seat], 2)
+        y = seat_top(seat)
+        image.fill_rect(img, x0 + 4, y - 3, right - x0 - 4, SEAT_H - 6, SEAT_BACK)
+        image.fill_rect(img, x0 + 4, y - 3, 3, SEAT_H - 6, SEAT_COLOURS[seat])
+        if seat == state.current_player:  # the turn marker: a triangle
+            image.fill_polygon(img, [(x0 + 10, y), (x0 + 18, y + 6), (x0 + 10, y + 12)], TEXT)
+        image.fill_rect(img, x0 + 22, y, 13, 13, SEAT_COLOURS[seat])
+        image.outline_rect(img, x0 + 22, y, 13, 13, OUTLINE)
+        image.draw_label(img, x0 + 40, y, f"P{seat} {SEAT_NAMES[seat]}", TEXT, 2)
+        image.draw_label(img, x0 + 150, y + 3, f"score {int(scores[seat])}", TEXT)
+        if seat in winners:
+            image.fill_rect(img, right - 48, y - 1, 44, 14, WINNER_GOLD)
+            image.outline_rect(img, right - 48, y - 1, 44, 14, OUTLINE)
+            image.draw_label(img, right - 44, y + 3, "winner", TEXT)
         # cargo: one square per cube, in the goods colours
-        cx = x0 + 80
+        y += 18
+        image.draw_label(img, x0 + 10, y + 1, "cargo", TEXT)
+        cx = x0 + 50
         for g in range(NUM_GOODS):
             for _ in range(state.cargo[seat][g]):
-                image.fill_rect(img, cx, y + 2, cube, cube, OUTLINE)
-                image.fill_rect(img, cx + 1, y + 3, cube - 2, cube - 2, GOODS_COLOURS[g])
-                cx += cube + 2
-        y += 20
+                image.fill_rect(img, cx, y, cube + 1, cube + 1, OUTLINE)
+                image.fill_rect(img, cx + 1, y + 1, cube - 1, cube - 1, GOODS_COLOURS[g])
+                cx += cube + 3
+        if cx == x0 + 50:
+            image.draw_label(img, cx, y + 1, "-", TEXT)
+        # harvest chart: per good its colour and the cubes delivered
+        y += 13
+        chart = state.charts[seat]
+        image.draw_label(img, x0 + 10, y + 1, "chart", TEXT)
         for g in range(NUM_GOODS):
-            count = state.charts[seat][g]
-            image.fill_rect(img, x0 + 8, y, 6, cube, GOODS_COLOURS[g])
-            for i in range(count):
-                image.fill_rect(img, x0 + 18 + i * (cube + 5), y, cube + 3, cube, OUTLINE)
-                image.fill_rect(
-                    img, x0 + 19 + i * (cube + 5), y + 1, cube + 1, cube - 2, GOODS_COLOURS[g]
-                )
-            y += cube + 3
-        y += 14
-    # bag and stacks
-    image.draw_text(img, x0 + 8, HEIGHT - 44, "/".join(str(c) for c in state.bag), OUTLINE, 2)
-    sizes = f"{len(state.stacks[0])} {len(state.stacks[1])}"
-    image.draw_text(img, x0 + 8, HEIGHT - 20, sizes, OUTLINE, 2)
+            gx = x0 + 50 + 30 * g
+            image.fill_rect(img, gx, y, cube + 1, cube + 1, OUTLINE)
+            image.fill_rect(img, gx + 1, y + 1, cube - 1, cube - 1, GOODS_COLOURS[g])
+            image.draw_label(img, gx + cube + 4, y + 1, str(chart[g]), TEXT)
+        bonus = f"sets {min(chart)} (+{SET_BONUS[min(chart)]})"
+        image.draw_label(img, right - 4 - image.label_size(bonus)[0], y + 1, bonus, TEXT)
+    _draw_legend(img, state, x0 + 8, seat_top(4) + 2)
+
+
+def _draw_legend(img: np.ndarray, state: State, x: int, y: int) -> None:
+    """What the colours and marks mean, and the bag and the tile stacks (public counts)."""
+    image.draw_label(img, x, y, "goods", TEXT)
+    for g in range(NUM_GOODS):
+        gx, gy = x + 44 + (g % 3) * 74, y + (g // 3) * 12
+        image.fill_rect(img, gx, gy - 1, 9, 9, OUTLINE)
+        image.fill_rect(img, gx + 1, gy, 7, 7, GOODS_COLOURS[g])
+        image.draw_label(img, gx + 12, gy, f"{GOODS_LETTERS[g]} {GOODS_NAMES[g]}", TEXT)
+    y += 28
+    image.draw_line(img, (x, y + 3), (x + 14, y + 3), REEF, 3)
+    image.draw_label(img, x + 18, y, "reef", TEXT)
+    image.fill_circle(img, x + 74, y + 3, 5, OUTLINE)
+    image.fill_circle(img, x + 74, y + 3, 4, HAUMEA)
+    image.draw_label(img, x + 84, y, "haumea", TEXT)
+    image.fill_rect(img, x + 140, y + 2, 8, 3, SEAT_COLOURS[0])
+    image.fill_rect(img, x + 143, y - 1, 2, 3, SEAT_COLOURS[0])
+    image.draw_label(img, x + 152, y, "canoe", TEXT)
+    y += 14
+    image.fill_circle(img, x + 5, y + 3, 5, TOKEN)
+    image.draw_label(img, x + 14, y, "depletion", TEXT)
+    image.fill_circle(img, x + 80, y + 3, 5, TOKEN)
+    image.fill_circle(img, x + 80, y + 3, 3, (255, 255, 255))
+    image.fill_circle(img, x + 80, y + 3, 2, TOKEN)
+    image.draw_label(img, x + 90, y, "fishing bonus", TEXT)
+    image.fill_rect(img, x + 176, y - 1, 9, 9, OUTLINE)
+    image.fill_rect(img, x + 177, y, 7, 7, SAND)
+    image.fill_rect(img, x + 178, y + 5, 5, 2, GOODS_COLOURS[1])
+    image.draw_label(img, x + 188, y, "empty space", TEXT)
+    y += 18
+    bag = " ".join(f"{GOODS_LETTERS[g]}{c}" for g, c in enumerate(state.bag))
+    image.draw_label(img, x, y, f"bag: {bag} ({sum(state.bag)} cubes)", TEXT)
+    stacks = " \u00b7 ".join(f"{name} {len(st)}" for name, st in zip("AB", state.stacks))
+    image.draw_label(img, x, y + 12, f"tile stacks: {stacks}", TEXT)
 
 
 def save_png(state: State, path: str | Path) -> Path:

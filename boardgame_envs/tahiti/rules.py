@@ -133,6 +133,8 @@ DEPLETE = "DEPLETE"
 GAME_OVER = "GAME_OVER"
 PHASES = (HAUMEA_MOVE, HAUMEA_STEP, STACK, PLACE, BOUNTY_PLACE, ACTION, DEPLETE, GAME_OVER)
 
+#: The mask of a seat that is not to decide (views get a copy).
+_NO_MASK = np.zeros(NUM_ACTIONS, dtype=bool)
 #: Legal-action masks by their tuple of legal actions (see ``State._compute_mask``).
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -243,7 +245,7 @@ class TahitiRules(BaseRules):
         return sample_state(self, view, rng)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # slots: one is built every env step, at half the cost
 class View(PlayerView):
     """What ``seat`` knows (spec §7). Seats are absolute here; encoding makes them relative.
 
@@ -301,6 +303,14 @@ class View(PlayerView):
 class State(BaseState):
     """One position of a game of Tahiti. Mutated in place by ``apply``."""
 
+    #: What views show of the stacks and the token pile (``_view_piles``), made on first use
+    #: and dropped whenever a stack or the pile changes; likewise the cargo and the charts as
+    #: tuples. Views share them (immutable). Code that edits ``stacks``, ``token_pile``,
+    #: ``cargo`` or ``charts`` by hand must set them to None, as it must ``_mask``.
+    _piles: tuple | None = None
+    _cargo_view: tuple[tuple[int, ...], ...] | None = None
+    _charts_view: tuple[tuple[int, ...], ...] | None = None
+
     def __init__(
         self,
         rules: TahitiRules,
@@ -354,6 +364,9 @@ class State(BaseState):
         self.reefs = [reef_mask(t, self.rotation[t], self.side) for t in range(NUM_TILES)]
         self._update_edges()
         self._mask: np.ndarray | None = None
+        self._piles = None
+        self._charts_view = None
+        self._cargo_view = None
 
     def _update_edges(self) -> None:
         """Edge tiles and the board tuples views share; called whenever a tile is placed."""
@@ -475,54 +488,74 @@ class State(BaseState):
         return other
 
     def view(self, seat: int) -> View:
-        seat = self._check_seat(seat)
-        mask = (
-            self._legal_mask() if seat == self.current_player else np.zeros(NUM_ACTIONS, dtype=bool)
-        )
-        stacks = self.stacks
+        if type(seat) is not int or not 0 <= seat < self.num_players:  # else: checked
+            seat = self._check_seat(seat)
+        phase = self.phase
+        current = -1 if phase == GAME_OVER else self.turn_player
+        mask = self._legal_mask() if seat == current else _NO_MASK.copy()
+        stack_sizes, stack_tops, unplaced, tokens_left = self._piles or self._view_piles()
+        charts = self._charts_view or self._view_charts()
         tile_cell, rotation, reefs = self._board
+        # positional, in the field order of View (about half the cost of keywords)
         return View(
-            rules=self.rules,
-            seat=seat,
-            num_players=self.num_players,
-            phase=self.phase,
-            current_player=self.current_player,
-            turn_player=self.turn_player,
-            first_player=self.first_player,
-            round=self.round,
-            max_rounds=self.config["max_rounds"],
-            side=self.side,
-            tile_cell=tile_cell,
-            rotation=rotation,
-            reefs=reefs,
-            cell_tile=self._cell_tile,
-            edge_cells=self.edge_cells,
-            island_cubes=self.island_cubes,
-            tokens=self.tokens,
-            haumea=self.haumea,
-            stack_sizes=(len(stacks[0]), len(stacks[1])),
-            stack_tops=(stacks[0][0] if stacks[0] else 0, stacks[1][0] if stacks[1] else 0),
-            hand_tile=self.hand_tile,
-            unplaced=frozenset(stacks[0] + stacks[1]),
-            bounty=tuple(self.bounty),
-            aside=tuple(self.aside),
-            revealed_token=self.revealed_token,
-            taken=self.taken,
-            canoes=tuple(self.canoes),
-            cargo=tuple(map(tuple, self.cargo)),
-            charts=tuple(map(tuple, self.charts)),
-            favourite=self.favourites[seat],
-            bag=tuple(self.bag),
-            tokens_left=(
-                self.token_pile.count(PLAIN),
-                self.token_pile.count(FISHING),
-            ),
-            end_triggered=self.end_triggered,
-            turns_left=self.turns_left(),
-            truncated=self.truncated,
-            last_event=self.last_event,
-            mask=mask,
+            self.rules,
+            seat,
+            self.num_players,
+            phase,
+            current,
+            self.turn_player,
+            self.first_player,
+            self.round,
+            self.config["max_rounds"],
+            self.side,
+            tile_cell,
+            rotation,
+            reefs,
+            self._cell_tile,
+            self.edge_cells,
+            self.island_cubes,
+            self.tokens,
+            self.haumea,
+            stack_sizes,
+            stack_tops,
+            self.hand_tile,
+            unplaced,
+            tuple(self.bounty),
+            tuple(self.aside),
+            self.revealed_token,
+            self.taken,
+            tuple(self.canoes),
+            self._cargo_view or self._view_cargo(),
+            charts,
+            self.favourites[seat],
+            tuple(self.bag),
+            tokens_left,
+            self.end_triggered,
+            self.turns_left(),
+            self.truncated,
+            self.last_event,
+            mask,
         )
+
+    def _view_piles(self) -> tuple:
+        """Stack sizes, stack tops, unplaced islands and tokens left, as views show them."""
+        a, b = self.stacks
+        pile = self.token_pile
+        self._piles = piles = (
+            (len(a), len(b)),
+            (a[0] if a else 0, b[0] if b else 0),
+            frozenset(a + b),
+            (pile.count(PLAIN), pile.count(FISHING)),
+        )
+        return piles
+
+    def _view_cargo(self) -> tuple[tuple[int, ...], ...]:
+        self._cargo_view = cargo = tuple(map(tuple, self.cargo))
+        return cargo
+
+    def _view_charts(self) -> tuple[tuple[int, ...], ...]:
+        self._charts_view = charts = tuple(map(tuple, self.charts))
+        return charts
 
     def turns_left(self) -> int:
         """Turns still to be played after the current one once the season has ended (§6.2)."""
@@ -665,6 +698,7 @@ class State(BaseState):
             self._apply_haumea(action)
         elif phase == STACK:
             self.hand_tile = self.stacks[action - STACK_A].pop(0)
+            self._piles = None
             self.last_event = f"took {tile_name(self.hand_tile)} from stack {'AB'[action - 7]}"
             self.phase = PLACE
         elif phase == PLACE:
@@ -786,6 +820,7 @@ class State(BaseState):
             for g in range(NUM_GOODS):
                 chart[g] += cargo[g]
                 cargo[g] = 0
+            self._charts_view = self._cargo_view = None
             self.last_event = "delivered"
         elif action == FISH_ACTION:
             self._fish(seat)
@@ -793,6 +828,7 @@ class State(BaseState):
             goods = action - HARVEST_BASE
             self._take_cube(self.cell_tile[self.canoes[seat]], goods)
             cargo[goods] += 1
+            self._cargo_view = None
             self.last_event = f"harvested {GOODS_NAMES[goods]}"
         self.taken += 1
         if self.taken >= paddles(sum(cargo)):
@@ -814,6 +850,7 @@ class State(BaseState):
             bag[g] += 1
             if cargo[g]:
                 cargo[g] -= 1
+                self._cargo_view = None
                 bag[g] += 1
                 lost.append(g)
         self.last_event += f": drew {_goods_text(tuple(drawn))}, lost {_goods_text(tuple(lost))}"
@@ -829,6 +866,7 @@ class State(BaseState):
         if caught:
             self.bag[FISH] -= 1
             self.cargo[seat][FISH] += 1
+            self._cargo_view = None
         self.last_event = f"fished: drew {_goods_text(tuple(drawn))}" + (
             ", kept a fish" if caught else ""
         )
@@ -837,6 +875,7 @@ class State(BaseState):
         """After the action step: the Depletion step (§4.4) once Haumea has left."""
         if self.haumea < 0 and self._eligible_islands():
             self.revealed_token = self.token_pile.pop(0)
+            self._piles = None
             self.phase = DEPLETE
             return
         self._end_turn()
@@ -869,6 +908,7 @@ class State(BaseState):
             for g in range(NUM_GOODS):
                 self.charts[seat][g] += self.cargo[seat][g]
                 self.cargo[seat][g] = 0
+        self._charts_view = self._cargo_view = None
         self.truncated = truncated
         self.taken = 0  # no turn context survives the end (a finished state is clean)
         self.phase = GAME_OVER
@@ -1434,6 +1474,7 @@ _PADDLE_TEXT = [
 
 
 @functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=1024)
 def _goods_text(goods: tuple[int, ...]) -> str:
     return ", ".join(GOODS_NAMES[g] for g in goods) or "nothing"
 

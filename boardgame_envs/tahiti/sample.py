@@ -108,6 +108,8 @@ def sample_state(rules: TahitiRules, view: View, rng: np.random.Generator) -> St
     attrs["_cell_tile"] = cell_tile
     attrs["_open_dirs"] = _open_dirs(cell_tile)
     attrs["_mask"] = None
+    attrs["_piles"] = None  # what views show of the stacks and pile: made on first use
+    attrs["_cargo_view"] = attrs["_charts_view"] = None
     return state
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import boardgame_envs
+from boardgame_envs.core import image
 from boardgame_envs.tahiti import render
 from boardgame_envs.tahiti.rules import END
 from tests.tahiti.helpers import RULES, goods, position
@@ -69,3 +70,57 @@ def test_env_renders_rgb_array_and_ansi():
     env = boardgame_envs.raw_env("tahiti", num_players=2, render_mode="ansi")
     env.reset(seed=0)
     assert env.render().startswith("Tahiti · round 1/1000")
+
+
+def _in_panel(picture, text, scale=1, top=0):
+    hits = image.find_label(picture, text, render.TEXT, scale)
+    return [(x, y) for x, y in hits if x >= render.BOARD_WIDTH and y >= top]
+
+
+def _seat_of(y: int) -> int:
+    return (y - render.PANEL_SEATS_TOP + 4) // render.SEAT_H
+
+
+def _marked_seats(picture) -> set[int]:
+    x = render.BOARD_WIDTH + 10
+    rows = np.argwhere((picture[:, x : x + 8] == render.TEXT).all(axis=-1))[:, 0]
+    top = render.PANEL_SEATS_TOP
+    # the first line of each seat's block (its name line), left of the colour swatch
+    return {
+        _seat_of(y)
+        for y in rows
+        if top <= y < render.seat_top(4) and (y - top) % render.SEAT_H < 13
+    }
+
+
+def test_panel_names_each_seat_in_its_colour_and_marks_the_seat_to_move():
+    state = RULES.new_state(4, seed=0)
+    picture = state.render_rgb()
+    for seat, name in enumerate(render.SEAT_NAMES):
+        [(x, y)] = _in_panel(picture, f"P{seat} {name}", 2, top=render.PANEL_SEATS_TOP - 4)
+        assert _seat_of(y) == seat
+        swatch = {tuple(c) for c in picture[y : y + 10, x - 16 : x - 8].reshape(-1, 3)}
+        assert render.SEAT_COLOURS[seat] in swatch  # the legend
+        score = int(state.scores()[seat])
+        assert seat in [_seat_of(y) for _, y in _in_panel(picture, f"score {score}")]
+    p = state.current_player
+    assert _in_panel(picture, f"P{p} {render.SEAT_NAMES[p]} to move", 2)
+    assert not _in_panel(picture, "winner")
+    seen = []
+    for _ in range(20):
+        assert _marked_seats(state.render_rgb()) == {state.current_player}
+        seen.append(state.current_player)
+        state.apply(state.legal_actions()[0])
+    assert len(set(seen)) > 1  # the marker moved with the player to move
+
+
+def test_panel_at_the_end_names_the_winner():
+    state = position(2, turn=1, config={"max_rounds": 1}, charts={1: goods("fish")})
+    state.apply(END)
+    picture = state.render_rgb()
+    assert _in_panel(picture, "P1 blue wins", 2)
+    assert [_seat_of(y) for _, y in _in_panel(picture, "winner")] == [1] == state.winners()
+    assert _marked_seats(picture) == set()
+    assert _in_panel(picture, "round limit (truncated) after 1 rounds")
+    for label in ("cargo", "chart", "goods", "reef", "haumea", "depletion", "fishing bonus"):
+        assert _in_panel(picture, label), label
