@@ -10,7 +10,7 @@ the game (or round) ended now, where the game's score track leaves something out
 |---|---|
 | Factors and Multiples | minus (match total + the cards still to shed this round) |
 | Carcassonne: The Castle | the score track after the final scoring of the position as it is |
-| Tahiti | the final scoring (§6.4) of the charts with every canoe's cargo unloaded onto them |
+| Tahiti | the mean of the final scoring (§6.4) of the charts with and without the cargo aboard |
 | Cornucopia, Wasabi! | the game's own (provisional) score |
 
 The evaluator may change the state it is given: search hands it a throwaway determinization.
@@ -59,16 +59,24 @@ def _carcassonne_keys(state: State) -> list[float]:
     return state._score_keys()
 
 
+#: Tahiti: a cube aboard a canoe is worth this share of a delivered one (it may still sink,
+#: and it slows the canoe).
+CARGO_WORTH = 0.5
+
+
 def _tahiti_keys(state: State) -> list[float]:
-    """The final scoring of the charts as they would be after unloading every canoe."""
+    """Between the final scoring of the charts as they stand and as they would be after
+    unloading every canoe, weighted by ``CARGO_WORTH``."""
     if state.is_terminal():
         return state._score_keys()
     from boardgame_envs.tahiti.rules import score_charts
 
-    charts = [
+    unloaded = [
         [a + b for a, b in zip(chart, cargo)] for chart, cargo in zip(state.charts, state.cargo)
     ]
-    return [float(s) for s in score_charts(charts, state.favourites)]
+    with_cargo = score_charts(unloaded, state.favourites)
+    without = score_charts(state.charts, state.favourites)
+    return [CARGO_WORTH * a + (1 - CARGO_WORTH) * b for a, b in zip(with_cargo, without)]
 
 
 PROVISIONAL: dict[str, Provisional] = {

@@ -30,6 +30,7 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``first`` | ``1``: a new node's first child is the heuristic's move; ``0``: a random one |
 | ``widen`` | the root tries only the heuristic's ``widen`` best moves (where the game ranks them) |
 | ``pw`` | progressive widening: at most ``1 + pw * sqrt(visits)`` children per node (0 = off) |
+| ``guard`` | play the heuristic's move unless the search's beats its mean reward by ``guard`` |
 | ``seed`` | seed of the agent's generator (``reset(seed)`` reseeds it) |
 
 Defaults are per game (:data:`GAME_DEFAULTS` over :class:`SearchOptions`).
@@ -77,6 +78,9 @@ class SearchOptions:
     widen: int = 0
     """> 0: the root tries only the heuristic's ``widen`` best moves, where the game ranks
     them (``agents/search_priors.py``); 0: every legal move"""
+    guard: float = 0.0
+    """> 0: play the heuristic's own move unless the search's choice beats its mean reward
+    by more than ``guard`` (search noise then cannot talk it out of a sound move)"""
     pw: float = 0.0
     """progressive widening: a node with n visits has at most ``1 + pw * sqrt(n)`` children
     (expanded in order: the heuristic's move first with ``first=1``); 0: every legal move
@@ -88,6 +92,7 @@ class SearchOptions:
         _check_number("depth", self.depth, int, low=0)
         _check_number("widen", self.widen, int, low=0)
         _check_number("pw", self.pw, (int, float), low=0)
+        _check_number("guard", self.guard, (int, float), low=0, high=2)
         _check_number("c", self.c, (int, float), low=0)
         _check_number("epsilon", self.epsilon, (int, float), low=0, high=1)
         if self.first not in (0, 1) or isinstance(self.first, bool):
@@ -115,7 +120,13 @@ def _check_number(name: str, value: Any, kinds: Any, low: float, high: float | N
 
 #: Per-game defaults: the settings that played best against the heuristic at 0.25 s.
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "factors_multiples": {},
+    "factors_multiples": {
+        "iterations": 100,
+        "seconds": 0.25,
+        "rollout": "heuristic",
+        "depth": 20,
+        "first": 1,
+    },
     "cornucopia": {},
     "carcassonne_castle": {},
     "tahiti": {},
@@ -134,6 +145,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "first": int,
     "widen": int,
     "pw": float,
+    "guard": float,
     "seed": int,
 }
 
@@ -197,7 +209,10 @@ class ISMCTSAgent(Agent):
         self.options = options or default_options(game)
         self.evaluate = leaf_evaluator(game)
         needs_heuristic = (
-            self.options.rollout == "heuristic" or self.options.first or self.options.widen
+            self.options.rollout == "heuristic"
+            or self.options.first
+            or self.options.widen
+            or self.options.guard
         )
         if needs_heuristic and heuristic is None:
             from agents.base import make_agent
@@ -237,7 +252,19 @@ class ISMCTSAgent(Agent):
             done += 1
         self.last_iterations = done
         self.last_root = root
-        return max(legal, key=lambda a: _rank(root.children.get(a)))
+        choice = max(legal, key=lambda a: _rank(root.children.get(a)))
+        if options.guard:
+            return self._guarded(root, choice, view)
+        return choice
+
+    def _guarded(self, root: _Node, choice: int, view: PlayerView) -> int:
+        """The heuristic's move, unless ``choice`` beats its mean reward by ``guard``."""
+        own = self.heuristic.act(view)
+        mine, theirs = root.children.get(choice), root.children.get(own)
+        if own == choice or theirs is None or mine is None:
+            return choice if theirs is None else own
+        gain = mine.total / mine.visits - theirs.total / theirs.visits
+        return choice if gain > self.options.guard else own
 
     def _root_moves(self, view: PlayerView, legal: list[int]) -> set[int] | None:
         """The root moves the search may try: the heuristic's ``widen`` best where the game

@@ -215,3 +215,13 @@ def test_progressive_widening_bounds_the_children_and_tries_the_heuristic_first(
     heuristic = make_agent("heuristic", "carcassonne_castle")
     values = heuristic.placement_values(view)
     assert values[first] == max(values.values())
+
+
+def test_a_full_guard_always_plays_the_heuristics_move():
+    """Rewards lie in [-1, 1], so no search result beats the heuristic's move by 2."""
+    heuristic = make_agent("heuristic", "factors_multiples")
+    for state in positions("factors_multiples", 2, seed=8, every=3, limit=5):
+        view = state.view(state.current_player)
+        agent = make_agent("ismcts:iterations=20,seconds=0,depth=5,guard=2", "factors_multiples")
+        agent.reset(0)
+        assert agent.act(view) == heuristic.act(view)
