@@ -62,9 +62,10 @@ def play(
 ) -> list[float] | None:
     """A person plays ``seat`` in the terminal against ``opponent`` agents.
 
-    The board is shown from the person's seat, legal moves are listed with their
-    descriptions, and bad input is asked again. Returns the final returns, or None if the
-    person quits (q).
+    The board (with its legend) is shown from the person's seat and the legal moves are
+    numbered 1..k with what each does; the person types a number (bad input is asked
+    again). Every move made is echoed, and round ends are announced. Returns the final
+    returns, or None if the person quits (q, Ctrl-C or Ctrl-D at the prompt).
     """
     out = out or sys.stdout
     rules = game_info(game).rules()
@@ -75,6 +76,7 @@ def play(
     state = rules.new_state(num_players, seed=seed)
     agents = {s: make_agent(opponent, game, seed=seed + s) for s in range(num_players) if s != seat}
     print(f"{game_info(game).title}: you are P{seat}, against {opponent} (seed {seed})", file=out)
+    rounds_done = _rounds_done(state)
     while not state.is_terminal():
         mover = state.current_player
         legal = state.legal_actions()
@@ -86,13 +88,19 @@ def play(
             print(f"P{seat} (you): {state.describe_action(action)} (your only move)", file=out)
         else:
             print("\n" + state.render_text(seat), file=out)
-            for a in legal:
-                print(f"  {a:>3}: {state.describe_action(a)}", file=out)
+            descriptions = [state.describe_action(a) for a in legal]
+            print(f"your choices ({len(legal)}):", file=out)
+            for line in _menu_lines(descriptions):
+                print(line, file=out)
             action = _ask_action(legal, read, out)
             if action is None:
                 print("quit", file=out)
                 return None
+            print(f"P{seat} (you): {state.describe_action(action)}", file=out)
         state.apply(action)
+        if _rounds_done(state) > rounds_done:
+            rounds_done = _rounds_done(state)
+            print(_round_report(state), file=out)
     print("\n" + state.render_text(None), file=out)
     returns = state.returns()
     verdict = (
@@ -104,23 +112,59 @@ def play(
     return returns
 
 
+def _menu_lines(descriptions: list[str], width: int = 100) -> list[str]:
+    """The choices numbered 1..k, one a line, or in columns (read down) when there are many
+    (a Carcassonne placement can offer over a hundred)."""
+    items = [f"{i:>5}: {text}" for i, text in enumerate(descriptions, 1)]
+    column = max(len(item) for item in items) + 2
+    columns = max(1, min(width // column, len(items) // 8))
+    if columns == 1:
+        return items
+    rows = -(-len(items) // columns)
+    return ["".join(f"{item:<{column}}" for item in items[r::rows]).rstrip() for r in range(rows)]
+
+
+def _rounds_done(state) -> int:
+    """Rounds finished so far, for games that play several in one match (Factors and
+    Multiples keeps ``round_scores``, one row per finished round); 0 for the others."""
+    return len(getattr(state, "round_scores", ()))
+
+
+def _round_report(state) -> str:
+    """The announcement of the round that just ended (Factors and Multiples)."""
+    done = len(state.round_scores)
+    went_out = state.went_out[-1]
+    how = (
+        f"P{went_out} went out"
+        if went_out is not None
+        else "blocked (all piles empty and nobody can play)"
+    )
+    last = ", ".join(f"P{s} {x:+d}" for s, x in enumerate(state.round_scores[-1]))
+    totals = ", ".join(f"P{s} {int(x)}" for s, x in enumerate(state.scores()))
+    rounds = state.config["rounds"]
+    after = " (lowest total wins)" if done == rounds else f"; round {done + 1} is dealt"
+    return (
+        f"== round {done} of {rounds} over: {how} · this round {last} · totals {totals}{after} =="
+    )
+
+
 def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> int | None:
-    """The action typed, asked again until it is one of ``legal``; None to quit (q, or
-    Ctrl-D / Ctrl-C at the prompt)."""
+    """The action of the choice typed (1 for the first of ``legal``, as listed), asked
+    again until it is a number from 1 to len(legal); None to quit (q, or Ctrl-D / Ctrl-C
+    at the prompt)."""
+    k = len(legal)
     while True:
         try:
-            text = read("your move (number, q to quit): ").strip()
+            text = read(f"your move (1-{k}, q to quit): ").strip()
         except (EOFError, KeyboardInterrupt):
             print(file=out)  # the prompt's line is left open
             return None
         if text.lower() in ("q", "quit", "exit"):
             return None
         # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
-        if re.fullmatch(r"[0-9]+", text) and int(text) in legal:
-            return int(text)
-        print(
-            f"  {text!r} is not a legal move; type one of: {', '.join(map(str, legal))}", file=out
-        )
+        if re.fullmatch(r"[0-9]+", text) and 1 <= int(text) <= k:
+            return legal[int(text) - 1]
+        print(f"  {text!r} is not a legal move; type a number from 1 to {k}, or q", file=out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,8 @@ Path hubs: ``|`` / ``-`` straight, ``+`` curve or junction, ``#`` a square (it e
 path), ``o`` a dead end at a building, ``~`` a fountain. An empty cell shows its cell index
 when the drawn tile fits there (the PLACE actions are ``4 * index + rotation``), else ``.``;
 the wall is ``#####``; a gate shows its name (``G1`` … ``G7``). Followers are listed under
-the map with their slots, and the legal actions (other than placements) with their meaning.
+the map with their slots, then :data:`LEGEND`, a key to every mark. The legal moves are not
+listed (a player's menu, or ``describe_action``, says what each does).
 
 Picture: :func:`render_rgb` draws the castle (half-port triangles coloured by area type,
 paths, squares, fountains, markets, followers in seat colours, keeps, gates, the last tile
@@ -55,13 +56,40 @@ from boardgame_envs.carcassonne_castle.data import (
     TILE_TYPES,
     WALL_NAMES,
 )
-from boardgame_envs.core import image
+from boardgame_envs.core import image, text
 
 if TYPE_CHECKING:
     from boardgame_envs.carcassonne_castle.rules import State
 
 
 # -- text ---------------------------------------------------------------------------------------
+#: What each mark of the text map means, as (marks, meaning); printed under the map.
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("T H C", "tower, house, court: the area at that edge of a tile"),
+    ("| -", "a path crossing the middle of a side"),
+    ("+", "paths meeting or turning"),
+    ("#", "a square (it ends every path)"),
+    ("o", "a path ending at a building"),
+    ("~", "a fountain"),
+    ("m M", "one / two markets"),
+    ("0 1", "a follower of P0 / P1 on that tile (its area: see followers)"),
+    ("*", "the tile just placed"),
+    ("G1-G7", "gates"),
+    ("#####", "the wall"),
+    (".", "an empty cell"),
+    (
+        f"0-{len(CELL_GRID) - 1}",
+        "an empty cell where the drawn tile fits: its cell number, as in the moves",
+    ),
+    (">", "the seat to decide"),
+)
+
+
+def legend_lines(width: int = 96) -> list[str]:
+    """:data:`LEGEND` as text lines under the board."""
+    return text.legend_lines(LEGEND, width)
+
+
 def _hub(code: int) -> str:
     paths = CODE_PATHS[code]
     if not paths:
@@ -140,13 +168,9 @@ def render_text(state: State, seat: int | None = None) -> str:
             items.append(f"P{owner} {KIND_NAMES[int(castle.kind[root])]} ({x},{y}) slot {slot}")
         lines.append("  followers: " + "; ".join(items))
     lines += _tile_lines(state)
-    if not state.is_terminal() and state.phase != "PLACE":
-        choices = [f"{a}: {state.describe_action(a)}" for a in state.legal_actions()]
-        lines.append("  choices: " + " · ".join(choices))
-    elif state.phase == "PLACE":
-        lines.append("  choices: 4 x cell + rotation, for a cell showing its index (r0..r3 below)")
     if state.events:
         lines.append("  lately: " + "; ".join(state.events))
+    lines += legend_lines()
     return "\n".join(lines)
 
 

@@ -2,16 +2,19 @@
 
 ``render_text(state, seat)`` shows the table from ``seat``'s point of view: another seat's
 bet shows only as "committed" until REVEAL. With ``seat=None`` everything is shown except
-the deck order (which nobody ever sees).
+the deck order (which nobody ever sees). :data:`LEGEND` (printed under the table) says what
+every letter and mark means.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardgame_envs.core import text
 from boardgame_envs.cornucopia.data import (
     BID_NUMBERS,
     CROP_LETTERS,
+    CROP_NAMES,
     NUM_TYPES,
     SAME_BASKET,
 )
@@ -25,6 +28,29 @@ from boardgame_envs.cornucopia.rules import (
 
 if TYPE_CHECKING:
     from boardgame_envs.cornucopia.rules import State
+
+
+#: What each letter and mark of the text table means, as (marks, meaning).
+LEGEND: tuple[tuple[str, str], ...] = (
+    *(
+        (letter, name + (" (wild: any crop)" if letter == "W" else ""))
+        for letter, name in zip(CROP_LETTERS, CROP_NAMES)
+    ),
+    ("W*", "the Same basket's own fixed cornucopia"),
+    ("B0-B3", "Mixed/Same baskets"),
+    ("B4", "the Same basket (one crop only)"),
+    ("SAME DIFFERENT", "the basket's crops so far are all one / all different"),
+    ("AMBIGUOUS", "it could still become either"),
+    ("fits", "crops that may go in it now"),
+    ("1:4", "bid stacks, bid number: cards left"),
+    ("W0", "discard pile: crop and count"),
+    (">", "the seat to decide"),
+)
+
+
+def legend_lines(width: int = 96) -> list[str]:
+    """:data:`LEGEND` as text lines under the board."""
+    return text.legend_lines(LEGEND, width)
 
 
 def _basket(cards: list[int], same_basket: bool) -> str:
@@ -100,4 +126,5 @@ def render_text(state: State, seat: int | None = None) -> str:
         lines.append("  previous turn: " + "; ".join(state.last_log))
     if state.log:
         lines.append("  this turn: " + "; ".join(state.log))
+    lines += legend_lines()
     return "\n".join(lines)

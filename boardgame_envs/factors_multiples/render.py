@@ -1,13 +1,37 @@
-"""Factors and Multiples as text a person can play from."""
+"""Factors and Multiples as text a person can play from.
+
+Cards are a rank and a suit (``10♦``, ``K♣``); :data:`LEGEND` says what every mark means and
+is printed under the table.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardgame_envs.core import text
 from boardgame_envs.factors_multiples.data import card_name
 
 if TYPE_CHECKING:
     from boardgame_envs.factors_multiples.rules import State
+
+
+#: What each mark of the text table means, as (marks, meaning); printed under the table.
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("2-6 8-10 Q", "normal cards (Q is 12), played on a factor or multiple of the value"),
+    ("A", "any time, then discard one card face down"),
+    ("7", "name the value, 2-12"),
+    ("J", "value up or down 1 (12 and 2 wrap)"),
+    ("K", "the next player must play an A or show and draw"),
+    ("♣ ♦ ♥ ♠", "suits (they only rank the start-player cards)"),
+    ("*", "no value yet: any card goes"),
+    ("(P1)", "who played it"),
+    (">", "the seat to decide"),
+)
+
+
+def legend_lines(width: int = 96) -> list[str]:
+    """:data:`LEGEND` as text lines under the board."""
+    return text.legend_lines(LEGEND, width)
 
 
 def _cards(cards) -> str:
@@ -50,6 +74,7 @@ def render_text(state: State, seat: int | None = None) -> str:
             f"R{i + 1}: " + " ".join(str(x) for x in r) for i, r in enumerate(state.round_scores)
         )
         lines.append(f"  round scores: {history}")
+    lines += legend_lines()
     return "\n".join(lines)
 
 

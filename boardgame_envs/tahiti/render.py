@@ -4,7 +4,9 @@ Text map legend (pointy-topped hexes, one row of the map per axial ``r``, each t
 lines): ``I07 Cb`` is island I07 with a coconut cube and an empty banana space (upper case:
 cube present, lower case: empty space); ``HOME``, ``W1``-``W3`` are the home and water tiles;
 on the second line ``*`` is Haumea, digits are the canoes of those seats, ``x`` a plain
-depletion token and ``f`` a fishing-bonus token.
+depletion token and ``f`` a fishing-bonus token. :data:`LEGEND`, printed under the map, says
+so too; while a tile waits to be placed, the reef edges it would have at each rotation are
+listed (the same directions as the reefs list: E, NE, NW, W, SW, SE).
 
 Picture legend: sea blue background; sand islands, light blue water tiles, the darker home
 tile; a red bar along a tile edge is a reef; the two squares of an island are its goods
@@ -27,8 +29,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from boardgame_envs.core import image
+from boardgame_envs.core import image, text
 from boardgame_envs.tahiti.data import (
+    DIRECTION_NAMES,
     FAVOURITES,
     FISHING,
     GOODS_LETTERS,
@@ -41,6 +44,7 @@ from boardgame_envs.tahiti.data import (
     TOKEN_NAMES,
     WATERS,
     paddles,
+    reef_mask,
     tile_name,
 )
 from boardgame_envs.tahiti.rules import CELL_QR
@@ -51,6 +55,35 @@ if TYPE_CHECKING:
 
 # -- text -------------------------------------------------------------------------------------
 CELL_WIDTH = 8  # characters per hex in the text map; rows shift by half of it
+
+
+ROTATIONS = 6  # a placed tile's rotation rho, 0..5 (the PLACE actions)
+#: What each mark of the text map means, as (marks, meaning); printed under the map.
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("I01-I18", "islands"),
+    ("HOME", "the home island"),
+    ("W1-W3", "water tiles"),
+    (
+        " ".join(GOODS_LETTERS[:4]),
+        ", ".join(GOODS_NAMES[:4]) + ": an island's goods space with its cube",
+    ),
+    (" ".join(g.lower() for g in GOODS_LETTERS[:4]), "the same space, empty"),
+    ("*", "Haumea"),
+    ("0 1 2 3", "the canoe of P0 / P1 / P2 / P3"),
+    ("x", "a depletion token"),
+    ("f", "a fishing-bonus token"),
+    (" ".join(DIRECTION_NAMES), "the six edges of a hex, for reefs"),
+    (">", "the seat to decide"),
+)
+
+
+def legend_lines(width: int = 96) -> list[str]:
+    """:data:`LEGEND` as text lines under the board."""
+    return text.legend_lines(LEGEND, width)
+
+
+def _edges(mask: int) -> str:
+    return "/".join(DIRECTION_NAMES[d] for d in range(6) if mask >> d & 1) or "none"
 
 
 def _tile_label(state: State, tile: int) -> str:
@@ -137,6 +170,12 @@ def render_text(state: State, seat: int | None = None) -> str:
     lines.append(f"  depletion tokens face down: {plain} plain, {fishing} fishing")
     if state.hand_tile:
         lines.append(f"  tile in hand: {tile_name(state.hand_tile)}")
+        if state.phase == "PLACE":  # the rotation decides where its reefs will lie
+            rotations = " · ".join(
+                f"{rho}: {_edges(reef_mask(state.hand_tile, rho, state.side))}"
+                for rho in range(ROTATIONS)
+            )
+            lines.append(f"    its reefs at rotation {rotations}")
     if state.bounty:
         drawn = ", ".join(GOODS_NAMES[g] for g in state.bounty)
         lines.append(f"  bounty to place: {drawn} (the first is pending)")
@@ -145,15 +184,11 @@ def render_text(state: State, seat: int | None = None) -> str:
     if state.last_event:
         lines.append(f"  last: {state.last_event}")
     lines += render_map(state)
-    reefs = []
-    for tile, cell in enumerate(state.tile_cell):
-        if cell >= 0 and state.reefs[tile]:
-            edges = "/".join(
-                ("E", "NE", "NW", "W", "SW", "SE")[d]
-                for d in range(6)
-                if state.reefs[tile] >> d & 1
-            )
-            reefs.append(f"{tile_name(tile)} {edges}")
+    reefs = [
+        f"{tile_name(tile)} {_edges(state.reefs[tile])}"
+        for tile, cell in enumerate(state.tile_cell)
+        if cell >= 0 and state.reefs[tile]
+    ]
     lines.append("  reefs: " + ", ".join(reefs))
     scores = state.scores()
     for s in range(n):
@@ -171,6 +206,7 @@ def render_text(state: State, seat: int | None = None) -> str:
             f"chart {_goods_counts(chart)} (sets {min(chart)}, +{SET_BONUS[min(chart)]}) · "
             f"score {int(scores[s])}{fav}"
         )
+    lines += legend_lines()
     return "\n".join(lines)
 
 

@@ -1,7 +1,10 @@
 """Wasabi! as text a person can play from, and as an RGB picture of the grid.
 
 The text board shows each active cell's top tile by its two letters (``Sa+1``: one more
-tile below it), ``[..]`` around a cell covered by a Wasabi! card, ``.`` for an empty cell.
+tile below it), ``[..]`` around a cell covered by a Wasabi! card, ``*`` before the selected
+cell, ``.`` for an empty cell; :data:`LEGEND`, printed under the table, names all of them and
+the 17 ingredient codes. The legal moves are not listed (a player's menu, or
+``describe_action``, says what each does).
 
 The picture (:func:`render_rgb`, ``uint8[HEIGHT, WIDTH, 3]``, 730 x 418 pixels, the same size for
 every player count) shows the **full state** unless a seat is given. Across the top: whose
@@ -22,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from boardgame_envs.core import image
+from boardgame_envs.core import image, text
 from boardgame_envs.wasabi.data import (
     CARD_NAMES,
     GRID_COLUMNS,
@@ -42,6 +45,23 @@ if TYPE_CHECKING:
 
 
 # -- text ---------------------------------------------------------------------------------
+#: What each mark of the text board means, as (marks, meaning); printed under the table.
+LEGEND: tuple[tuple[str, str], ...] = (
+    *zip(KIND_SHORT, KIND_NAMES),
+    ("+1", "that many more tiles below the top one"),
+    ("[ ]", "a cell covered by a Wasabi! card"),
+    ("*", "the selected cell"),
+    (".", "an empty cell"),
+    ("Ri10", "pantry: ingredient and tiles left"),
+    (">", "the seat to decide"),
+)
+
+
+def legend_lines(width: int = 96) -> list[str]:
+    """:data:`LEGEND` as text lines under the board."""
+    return text.legend_lines(LEGEND, width)
+
+
 def _counted(names: tuple[str, ...], counts: list[int]) -> str:
     parts = [f"{names[i]}" + (f" x{c}" if c > 1 else "") for i, c in enumerate(counts) if c]
     return ", ".join(parts) or "-"
@@ -138,8 +158,7 @@ def render_text(state: State, seat: int | None = None) -> str:
                 RECIPES[r].name + (" (ideal)" if ideal else "") for r, ideal in state.completed[s]
             )
             lines.append(f"    completed: {done}")
-    if not state.is_terminal() and seat in (None, state.current_player):
-        lines += _legal_lines(state)
+    lines += legend_lines()
     return "\n".join(lines)
 
 
@@ -162,18 +181,6 @@ def _turn_context(state: State, seat: int | None) -> str:
     if state.picks:
         parts.append(f"{state.picks} action-card pick(s) pending")
     return " · ".join(parts)
-
-
-def _legal_lines(state: State, width: int = 96) -> list[str]:
-    lines, line = [], "  legal:"
-    for action in state.legal_actions():
-        item = f" {action} {state.describe_action(action)};"
-        if len(line) + len(item) > width:
-            lines.append(line)
-            line = "   "
-        line += item
-    lines.append(line.rstrip(";"))
-    return lines
 
 
 # -- picture ------------------------------------------------------------------------------

@@ -1,0 +1,298 @@
+"""``boardgame-envs play``: the numbered menu, announcements, and the legend under every board.
+
+``play`` takes ``read`` (the prompt function) and ``out`` (where the transcript goes), so each
+test drives it with scripted answers and reads the transcript back.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+
+from boardgame_envs.carcassonne_castle.castle import GRID_H, GRID_W
+from boardgame_envs.registry import GAMES, game_info
+from boardgame_envs.tahiti.render import render_map
+from boardgame_envs.wasabi.data import KIND_SHORT
+from boardgame_envs.wasabi.render import board_text
+from training.cli import _ask_action, _menu_lines, play
+
+MENU_ITEM = re.compile(r"\s*(\d+): (.*?)(?=\s{2,}\d+: |$)")
+
+
+def _answers(replies: Callable[[int, str], str]) -> tuple[Callable[[str], str], io.StringIO]:
+    """A ``read`` that answers ``replies(prompt_number, transcript_so_far)``."""
+    out = io.StringIO()
+    count = iter(range(10**6))
+
+    def read(prompt: str) -> str:
+        return replies(next(count), out.getvalue())
+
+    return read, out
+
+
+def _menus(text: str) -> Iterator[tuple[list[tuple[int, str]], str | None]]:
+    """Each menu in a transcript (its (number, description) items in number order) and the
+    line echoing the move then made (None after the last menu, where the player quit)."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if not line.startswith("your choices ("):
+            continue
+        items, j = [], i + 1
+        while j < len(lines) and MENU_ITEM.match(lines[j]) and not lines[j].startswith("P"):
+            items += [(int(n), d.rstrip()) for n, d in MENU_ITEM.findall(lines[j])]
+            j += 1
+        after = (x for x in lines[j:] if x.startswith(("P0 (you): ", "your choices (")))
+        echo = next(after, None)
+        yield sorted(items), None if echo is None or echo.startswith("your") else echo
+
+
+# -- the menu ------------------------------------------------------------------------------
+def test_ask_action_numbers_the_choices_from_one():
+    out = io.StringIO()
+    for typed, action in (("1", 3), ("2", 5)):
+        assert _ask_action([3, 5], lambda prompt, typed=typed: typed, out) == action
+    answers = iter(["0", "3", "5", "-1", "2"])  # 0 and 3 are out of range; 5 is an action id
+    assert _ask_action([3, 5], lambda prompt: next(answers), out) == 5
+    for bad in ("0", "3", "5", "-1"):
+        assert f"{bad!r} is not a legal move; type a number from 1 to 2, or q" in out.getvalue()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_play_lists_choices_1_to_k_and_typing_1_plays_the_first(game):
+    read, out = _answers(lambda i, text: "1" if i < 12 else "q")
+    assert play(game, "random", seat=0, seed=5, read=read, out=out) is None
+    menus = list(_menus(out.getvalue()))
+    assert len(menus) == 13
+    for items, _ in menus:
+        assert [n for n, _ in items] == list(range(1, len(items) + 1)), items
+        assert all(text for _, text in items)
+    for items, echo in menus[:-1]:
+        assert echo == f"P0 (you): {items[0][1]}"
+
+
+def test_a_long_menu_is_laid_out_in_columns_read_down():
+    lines = _menu_lines([f"move {i}" for i in range(1, 41)])
+    assert len(lines) < 40
+    numbers = [int(n) for line in lines for n, _ in MENU_ITEM.findall(line)]
+    assert sorted(numbers) == list(range(1, 41))
+    assert [int(n) for n, _ in MENU_ITEM.findall(lines[0])][:2] == [1, 1 + len(lines)]
+
+
+# -- announcements and game-specific help --------------------------------------------------
+def test_factors_and_multiples_announces_each_round_end():
+    read, out = _answers(lambda i, text: "1")
+    returns = play("factors_multiples", "random", seat=0, seed=11, read=read, out=out)
+    text = out.getvalue()
+    assert returns is not None
+    announcements = re.findall(r"== round (\d) of 3 over: (.*?) ==", text)
+    assert [n for n, _ in announcements] == ["1", "2", "3"]
+    for _, body in announcements:
+        assert "went out" in body or "blocked" in body
+        assert "this round P0 " in body and "totals P0 " in body
+    assert "round 2 is dealt" in text and "round 3 is dealt" in text
+    assert text.index("== round 3 of 3 over") < text.index("You ")
+
+
+def test_tahiti_shows_the_tiles_reefs_when_it_asks_for_a_rotation():
+    def replies(i: int, text: str) -> str:
+        menu = text[text.rindex("your choices (") :]
+        return "q" if "rotation" in menu or i > 400 else "1"
+
+    read, out = _answers(replies)
+    play("tahiti", "random", seat=0, seed=2, read=read, out=out)
+    text = out.getvalue()
+    screen = text[text.rindex("Tahiti · round") :]
+    assert "place " in screen and ", rotation 5" in screen, "never asked for a rotation"
+    reefs = re.search(r"its reefs at rotation 0: (.*)", screen)
+    assert reefs is not None
+    assert [part.split(": ")[0] for part in ("0: " + reefs.group(1)).split(" · ")] == [
+        str(r) for r in range(6)
+    ]
+
+
+def test_wasabi_lists_its_legal_moves_once():
+    read, out = _answers(lambda i, text: "1" if i < 8 else "q")
+    play("wasabi", "random", num_players=3, seat=0, seed=1, read=read, out=out)
+    text = out.getvalue()
+    assert "legal:" not in text
+    screens = text.split("your choices (")[1:]
+    for (items, _), screen in zip(_menus(text), screens):
+        board = text[: text.index(screen)].rsplit("Wasabi! · ", 1)[1]
+        for _, description in items:
+            assert description not in board  # the board does not list them again
+    assert len(screens) == 9
+
+
+# -- the legend under every board ----------------------------------------------------------
+def _positions(game: str, games: int = 3, every: int = 9) -> Iterator[tuple[object, int | None]]:
+    """(state, seat) pairs from seeded random games: every ``every``-th decision, the end."""
+    rules = game_info(game).rules()
+    for g in range(games):
+        n = rules.min_players + g % (rules.max_players - rules.min_players + 1)
+        state = rules.new_state(n, seed=100 + g)
+        rng = np.random.default_rng(g)
+        step = 0
+        while not state.is_terminal() and step < 2000:
+            if step % every == 0:
+                yield state.clone(), state.current_player
+            state.apply(int(rng.choice(state.legal_actions())))
+            step += 1
+        yield state, None
+
+
+def _legend(text: str) -> tuple[list[str], set[str]]:
+    """The legend lines at the bottom of a rendered board, and the marks they explain."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  key: "))
+    legend = lines[start:]
+    assert all(line.startswith("       ") for line in legend[1:]), "the legend ends the text"
+    marks = set()
+    for line in legend:
+        for entry in line.removeprefix("  key:").strip().split(" · "):
+            assert " = " in entry, entry
+            marks.update(entry.split(" = ")[0].split())
+    return legend, marks
+
+
+def _explained(token: str, marks: set[str]) -> bool:
+    """``token`` is a mark of the legend, or falls in one of its ranges (``I01-I18``, ``2-6``)."""
+    if token in marks:
+        return True
+    found = re.fullmatch(r"([A-Z]*)(\d+)", token)
+    for mark in marks:
+        span = re.fullmatch(r"([A-Z]*)(\d+)-([A-Z]*)(\d+)", mark)
+        if found and span and found.group(1) == span.group(1):
+            if int(span.group(2)) <= int(found.group(2)) <= int(span.group(4)):
+                return True
+    return False
+
+
+def _factors_multiples_tokens(state, text: str) -> set[str]:
+    tokens = set()
+    for rank, suit in re.findall(r"(10|[2-9]|[AJQK])([♣♦♥♠])", text):
+        tokens |= {rank, suit}
+    if re.search(r"\(P\d\)", text):
+        tokens.add("(P1)")  # the legend's example of "who played it"
+    if " · value * · " in text:
+        tokens.add("*")
+    return tokens
+
+
+def _cornucopia_tokens(state, text: str) -> set[str]:
+    tokens = set()
+    for basket, cards, status in re.findall(r"  (B\d) \[([^\]]*)\]\s+(\w+)", text):
+        tokens |= {basket, status, *cards.split()}
+    for fits in re.findall(r"fits: (.*)", text):
+        tokens |= set(fits.split())
+    tokens |= set(re.findall(r"drawn card: (\w)", text))
+    for discard in re.findall(r"discard pile: (.*)", text):
+        tokens |= {entry.rstrip("0123456789") for entry in discard.split()}
+    return tokens
+
+
+def _carcassonne_block(rows: list[str]) -> set[str]:
+    if all(row == "#####" for row in rows):
+        return {"#####"}
+    middle = rows[1].strip()
+    if not rows[0].strip() and not rows[2].strip():
+        return {middle}  # "." or the number of a cell where the drawn tile fits
+    tokens = {c for row in (rows[0], rows[2]) for c in row} | {rows[1][0], rows[1][4]}
+    centre = rows[1][1:4]
+    if centre.startswith("G"):  # a gate: its name, then its market if any
+        tokens |= {centre[:2], centre[2]}
+    else:
+        tokens |= set(centre)
+    return tokens - {" "}
+
+
+def _carcassonne_tokens(state, text: str) -> set[str]:
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.strip().startswith("-1    0"))
+    tokens = set()
+    for row in range(GRID_H):
+        rows = lines[top + 1 + 3 * row : top + 4 + 3 * row]
+        for col in range(GRID_W):
+            tokens |= _carcassonne_block([r[5 + 6 * col : 10 + 6 * col] for r in rows])
+    at = next((i for i, line in enumerate(lines) if line.startswith("  drawn tile ")), None)
+    if at is not None:
+        rows = lines[at + 1 : at + 4]
+        for r in range(4):
+            tokens |= _carcassonne_block([line[4 + 8 * r : 9 + 8 * r] for line in rows])
+    return tokens
+
+
+def _tahiti_tokens(state, text: str) -> set[str]:
+    lines = render_map(state)
+    assert "\n".join(lines) in text
+    tokens = set()
+    for top, bottom in zip(lines[::2], lines[1::2]):
+        for word in top.split():
+            tokens |= {word} if word[0] in "IHW" and word != "I" else set(word)
+        tokens |= set(bottom) - {" "}
+    for reefs in re.findall(r"  reefs: (.*)", text):
+        for entry in filter(None, reefs.split(", ")):
+            name, edges = entry.split()
+            tokens |= {name, *edges.split("/")}
+    return tokens
+
+
+def _wasabi_tokens(state, text: str) -> set[str]:
+    lines = board_text(state)
+    assert "\n".join(lines) in text
+    tokens = set()
+    for line in lines[1:]:
+        for cell in line[4:].split():
+            if cell.startswith("*"):
+                tokens.add("*")
+                cell = cell[1:]
+            if cell.startswith("["):
+                tokens.add("[ ]")
+                cell = cell[1:-1]
+            code, _, more = cell.partition("+")
+            tokens |= {code} | ({"+1"} if more else set())
+    pantry = re.search(r"pantry: (.*)", text).group(1)
+    tokens |= {entry.rstrip("0123456789") for entry in pantry.split()}
+    return tokens
+
+
+TOKENS = {
+    "factors_multiples": _factors_multiples_tokens,
+    "cornucopia": _cornucopia_tokens,
+    "carcassonne_castle": _carcassonne_tokens,
+    "tahiti": _tahiti_tokens,
+    "wasabi": _wasabi_tokens,
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_mark_on_a_board_is_explained_in_the_legend_under_it(game):
+    seen: set[str] = set()
+    for state, seat in _positions(game):
+        text = state.render_text(seat)
+        legend, marks = _legend(text)
+        board = text[: text.index("\n  key: ")]  # what the legend explains
+        tokens = TOKENS[game](state, board)
+        if any(line.startswith(">") for line in board.splitlines()):
+            tokens.add(">")
+        missing = {t for t in tokens if not _explained(t, marks)}
+        assert not missing, f"{game}: {sorted(missing)} not in the legend:\n" + "\n".join(legend)
+        seen |= tokens
+    assert len(seen) >= 8, seen  # the positions really exercised the board's marks
+
+
+def test_the_wasabi_legend_names_every_ingredient_code():
+    state = game_info("wasabi").rules().new_state(2, seed=0)
+    _, marks = _legend(state.render_text(0))
+    assert set(KIND_SHORT) <= marks
+
+
+def test_the_legend_is_in_play_under_every_board_shown():
+    read, out = _answers(lambda i, text: "1" if i < 3 else "q")
+    play("cornucopia", "random", seat=0, seed=4, read=read, out=out)
+    text = out.getvalue()
+    boards = text.count("Cornucopia · ")
+    assert boards >= 4 and text.count("  key: W = cornucopia") == boards
