@@ -24,6 +24,10 @@ RESAMPLERS = {
 }
 
 
+#: Options that make a search cheap and game-independent (the games' defaults differ).
+CHEAP = "seconds=0,rollout=random,first=0,widen=0,guard=0"
+
+
 def resampler(game: str):
     module, _, name = RESAMPLERS[game].partition(":")
     return getattr(importlib.import_module(module), name)
@@ -117,7 +121,7 @@ def test_decision_is_reproducible_and_reads_only_its_own_view(game):
         other = resample(state, seat, rng)
         moves = []
         for position in (state, state, other):
-            agent = make_agent("ismcts:iterations=40,seconds=0,depth=10", game)
+            agent = make_agent(f"ismcts:{CHEAP},iterations=40,depth=10", game)
             agent.reset(1234)
             moves.append(agent.act(position.view(seat)))
             assert agent.last_iterations == 40
@@ -130,7 +134,7 @@ def test_decision_is_reproducible_and_reads_only_its_own_view(game):
 def test_plays_whole_games_legally_at_every_table_size(game):
     rules = make_rules(game)
     for n in sorted({rules.min_players, rules.max_players}):
-        agents = [make_agent("ismcts:iterations=4,seconds=0,depth=6", game)] + [
+        agents = [make_agent(f"ismcts:{CHEAP},iterations=4,depth=6", game)] + [
             RandomAgent() for _ in range(n - 1)
         ]
         state = play_game(rules, agents, seed=5)
@@ -155,7 +159,7 @@ def test_a_time_budget_stops_the_search():
 
 def test_search_beats_random_in_carcassonne():
     """A real outcome, seeded: a small search against uniform random play."""
-    spec = "ismcts:iterations=30,seconds=0,depth=6"
+    spec = "ismcts:iterations=30,seconds=0,rollout=random,depth=6,first=0,widen=0,guard=0"
     tournament = run_tournament(
         "carcassonne_castle", [spec, "random"], [2], games=12, seed=70_000, progress=False
     )
@@ -163,7 +167,7 @@ def test_search_beats_random_in_carcassonne():
 
 
 def test_parallel_tournament_equals_one_process():
-    specs = ["ismcts:iterations=10,seconds=0,depth=8", "heuristic", "random"]
+    specs = [f"ismcts:{CHEAP},iterations=10,depth=8", "heuristic", "random"]
     one = run_tournament("tahiti", specs, [2], games=4, seed=90, progress=False)
     two = run_tournament("tahiti", specs, [2], games=4, seed=90, progress=False, workers=2)
     rows = [
