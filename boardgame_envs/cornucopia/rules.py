@@ -35,7 +35,7 @@ import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 
@@ -48,6 +48,7 @@ from boardgame_envs.core.rules import (
 )
 from boardgame_envs.core.rules import Rules as BaseRules
 from boardgame_envs.core.rules import State as BaseState
+from boardgame_envs.core.snapshot import SnapshotReader
 from boardgame_envs.cornucopia.data import (
     BASKET_CAPACITY,
     BID_COPIES,
@@ -1277,28 +1278,9 @@ def _funds(chips: Sequence[int]) -> int:
     return chips[BLUE] + BLUE_PER_YELLOW * chips[YELLOW]
 
 
-class _Reader:
+class _Reader(SnapshotReader):
     """Reads the fields of a snapshot, each of exactly its JSON type (no coercion: ``8.7``
     or ``true`` where an int is due is refused). Ranges are :meth:`State._check`'s job."""
-
-    def __init__(self, game: str, data: dict[str, Any]) -> None:
-        self.game = game
-        self.data = data
-
-    def fail(self, field: str, message: str) -> NoReturn:
-        raise InvalidStateError(f"invalid {self.game} snapshot: {field}: {message}")
-
-    def integer(self, field: str, nullable: bool = False) -> Any:
-        value = self.data[field]
-        if not (is_integer(value) or (nullable and value is None)):
-            self.fail(field, f"is {value!r}, not an integer" + (" or null" if nullable else ""))
-        return None if value is None else int(value)
-
-    def boolean(self, field: str) -> bool:
-        value = self.data[field]
-        if not isinstance(value, bool):
-            self.fail(field, f"is {value!r}, not true or false")
-        return value
 
     def string(self, field: str, nullable: bool = False) -> Any:
         value = self.data[field]
@@ -1324,13 +1306,6 @@ class _Reader:
         if not all(isinstance(v, str) for v in values):
             self.fail(field, "holds a line that is not a string")
         return list(values)
-
-    def _list(self, field: str, value: Any, length: int | None) -> list[Any]:
-        if not isinstance(value, list):
-            self.fail(field, f"is {value!r}, not a list")
-        if length is not None and len(value) != length:
-            self.fail(field, f"has {len(value)} entries, not {length}")
-        return value
 
     def _integers(self, field: str, value: Any, length: int | None) -> list[int]:
         values = self._list(field, value, length)

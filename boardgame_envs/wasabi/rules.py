@@ -64,6 +64,7 @@ from boardgame_envs.core.rules import (
 )
 from boardgame_envs.core.rules import Rules as BaseRules
 from boardgame_envs.core.rules import State as BaseState
+from boardgame_envs.core.snapshot import SnapshotReader
 from boardgame_envs.wasabi.data import (
     ACTIVE_COLUMNS,
     CARD_HAND_LIMIT,
@@ -1726,28 +1727,9 @@ _PICKS = {
 }
 
 
-class _Reader:
+class _Reader(SnapshotReader):
     """Reads the fields of a snapshot, each of exactly its JSON type (no coercion: ``8.7``
     or ``true`` where an int is due is refused). Ranges are :meth:`State._validate`'s."""
-
-    def __init__(self, game: str, data: dict[str, Any]) -> None:
-        self.game = game
-        self.data = data
-
-    def fail(self, field: str, message: str) -> NoReturn:
-        raise InvalidStateError(f"invalid {self.game} snapshot: {field}: {message}")
-
-    def integer(self, field: str, nullable: bool = False) -> Any:
-        value = self.data[field]
-        if not (is_integer(value) or (nullable and value is None)):
-            self.fail(field, f"is {value!r}, not an integer" + (" or null" if nullable else ""))
-        return None if value is None else int(value)
-
-    def boolean(self, field: str) -> bool:
-        value = self.data[field]
-        if not isinstance(value, bool):
-            self.fail(field, f"is {value!r}, not true or false")
-        return value
 
     def string(self, field: str) -> str:
         value = self.data[field]
@@ -1784,13 +1766,6 @@ class _Reader:
                 pairs.append((int(pair[0]), pair[1]))
             seats.append(tuple(pairs))
         return tuple(seats)
-
-    def _list(self, field: str, value: Any, length: int | None) -> list[Any]:
-        if not isinstance(value, list):
-            self.fail(field, f"is {value!r}, not a list")
-        if length is not None and len(value) != length:
-            self.fail(field, f"has {len(value)} entries, not {length}")
-        return value
 
     def _integers(
         self, field: str, value: Any, length: int | None, nullable: bool = False
