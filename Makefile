@@ -1,4 +1,4 @@
-# make test · make demo · make bench — each sets up .venv on first use.
+# make test · make demo · make bench · make leaderboard — each sets up .venv on first use.
 #
 # torch is installed first, on its own, so that a CPU build is used by default:
 #   make test TORCH="torch==2.13.0"           (the default)
@@ -10,7 +10,7 @@ TORCH  ?= torch==2.13.0
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: test test-all demo bench lint clean
+.PHONY: test test-all demo bench leaderboard lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ $(PY):
 $(STAMP): pyproject.toml Makefile | $(PY)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install $(TORCH)
-	$(PY) -m pip install -e ".[train,dev]"
+	$(PY) -m pip install -e ".[train,ray,dev]"
 	touch $(STAMP)
 
 test: $(STAMP)

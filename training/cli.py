@@ -1,9 +1,10 @@
-"""The ``boardgame-envs`` command: list, play, train, eval, bench, demo.
+"""The ``boardgame-envs`` command: list, play, train, eval, league, bench, demo.
 
 boardgame-envs list
 boardgame-envs play factors_multiples --vs heuristic --players 3
 boardgame-envs train --game factors_multiples --timesteps 300000
 boardgame-envs eval --agents ppo:runs/my_run,heuristic,random --games 500
+boardgame-envs league --game cornucopia --num-players 2,4 --workers 2
 boardgame-envs bench --seconds 3
 boardgame-envs demo
 """
@@ -168,7 +169,7 @@ def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> in
 
 
 def main(argv: list[str] | None = None) -> int:
-    from training import bench, demo, evaluate, train_ppo
+    from training import bench, demo, evaluate, league, train_ppo
 
     parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -186,7 +187,13 @@ def main(argv: list[str] | None = None) -> int:
         help="your seat (0 moves first unless the game draws a start player)",
     )
     play_parser.add_argument("--seed", type=int, default=None, help="deal seed")
-    modules = {"train": train_ppo, "eval": evaluate, "bench": bench, "demo": demo}
+    modules = {
+        "train": train_ppo,
+        "eval": evaluate,
+        "league": league,
+        "bench": bench,
+        "demo": demo,
+    }
     for name, module in modules.items():
         sub = commands.add_parser(name, help=module.__doc__.split("\n")[0])
         add_dataclass_arguments(sub, module.Args)

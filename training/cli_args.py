@@ -39,6 +39,11 @@ def at_least(low: int) -> Allowed:
     return Allowed(lambda v: is_integer(v) and v >= low, f"an integer >= {low}")
 
 
+def one_of(*choices: str) -> Allowed:
+    """One of the given words."""
+    return Allowed(lambda v: v in choices, ", ".join(choices))
+
+
 def _is_real(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 

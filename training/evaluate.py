@@ -30,7 +30,8 @@ from tqdm.auto import tqdm
 from agents.base import Agent, make_agent, split_agent_specs
 from boardgame_envs.core.rules import InvalidConfigError, Rules, State
 from boardgame_envs.registry import make_rules
-from training.cli_args import at_least, check_fields, parse_args, parse_int_list
+from training.cli_args import at_least, check_fields, one_of, parse_args, parse_int_list
+from training.parallel import BACKENDS, WorkerError, check_backend, run_tasks
 
 
 @dataclass
@@ -51,10 +52,25 @@ class Args:
     progress: bool = True
     """show a progress bar"""
     workers: int = 1
-    """processes that play games in parallel (the results are the same for any number)"""
+    """processes (or Ray tasks at a time) that play games in parallel; the results are the
+    same for any number"""
+    backend: str = "local"
+    """where games are played: local (this machine's processes) or ray (Ray tasks; needs the
+    [ray] extra)"""
+    ray_address: str = ""
+    """with --backend ray: a running cluster to join (host:port, ray://host:port or auto);
+    "" starts a local Ray instance with --workers CPUs"""
 
     def __post_init__(self) -> None:
-        check_fields(self, {"games": at_least(1), "seed": at_least(0), "workers": at_least(1)})
+        check_fields(
+            self,
+            {
+                "games": at_least(1),
+                "seed": at_least(0),
+                "workers": at_least(1),
+                "backend": one_of(*BACKENDS),
+            },
+        )
         parse_int_list("num_players", self.num_players)
 
 
@@ -88,6 +104,8 @@ class PairingResult:
 
     decisions: int = 0  # the lone agent's decisions with two or more legal actions
     decision_seconds: float = 0.0  # the time it took over them
+    field_decisions: int = 0  # the same, over the field's seats
+    field_seconds: float = 0.0
 
     @property
     def seconds_per_decision(self) -> float:
@@ -97,6 +115,8 @@ class PairingResult:
         seat, scores, winners = game.seat, game.scores, game.winners
         self.decisions += game.decisions
         self.decision_seconds += game.decision_seconds
+        self.field_decisions += game.field_decisions
+        self.field_seconds += game.field_seconds
         self.games += 1
         self.score_sum += scores[seat]
         self.opponent_score_sum += (sum(scores) - scores[seat]) / (len(scores) - 1)
@@ -112,18 +132,22 @@ class PairingResult:
     def mirrored(self) -> PairingResult:
         """The same two-player games seen from the opponent's side."""
         return PairingResult(
-            self.opponent,
-            self.agent,
-            2,
-            self.games,
-            self.losses,
-            self.draws,
-            self.wins,
-            self.games - self.win_points,
-            self.opponent_score_sum,
-            self.score_sum,
-            self.seconds,
-        )  # the opponent's decision times are not measured: left at zero
+            agent=self.opponent,
+            opponent=self.agent,
+            num_players=2,
+            games=self.games,
+            wins=self.losses,
+            draws=self.draws,
+            losses=self.wins,
+            win_points=self.games - self.win_points,
+            score_sum=self.opponent_score_sum,
+            opponent_score_sum=self.score_sum,
+            seconds=self.seconds,
+            decisions=self.field_decisions,
+            decision_seconds=self.field_seconds,
+            field_decisions=self.decisions,
+            field_seconds=self.decision_seconds,
+        )
 
     def as_row(self) -> dict:
         low, high = self.ci95
@@ -170,7 +194,8 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
 @dataclass(frozen=True)
 class GameRecord:
     """What a tournament keeps of one game: the lone agent's seat, the scores, the
-    winners, the rating keys (higher is better) and the lone agent's thinking time."""
+    winners, the rating keys (higher is better) and the thinking time (decisions with two
+    or more legal actions) of the lone agent and of the field's seats together."""
 
     seat: int
     scores: tuple[float, ...]
@@ -178,30 +203,31 @@ class GameRecord:
     keys: tuple[float, ...]
     decisions: int
     decision_seconds: float
+    field_decisions: int = 0
+    field_seconds: float = 0.0
 
 
 def play_game(rules: Rules, agents: list[Agent], seed: int, **options) -> State:
     """One game, seat i played by ``agents[i]``; each agent is reseeded from ``seed``."""
-    return _play(rules, agents, seed, None, options)[0]
+    return _play(rules, agents, seed, options)[0]
 
 
 def _play(
-    rules: Rules, agents: list[Agent], seed: int, timed_seat: int | None, options: dict
-) -> tuple[State, int, float]:
-    """A game, and the decisions (two or more legal actions) of ``timed_seat`` with the
-    seconds they took."""
+    rules: Rules, agents: list[Agent], seed: int, options: dict
+) -> tuple[State, list[int], list[float]]:
+    """A game, with each seat's decisions (two or more legal actions) and their seconds."""
     state = rules.new_state(len(agents), seed=seed, **options)
     for seat, agent in enumerate(agents):
         agent.reset(seed * 7919 + seat)
-    decisions, seconds = 0, 0.0
+    decisions, seconds = [0] * len(agents), [0.0] * len(agents)
     while not state.is_terminal():
         seat = state.current_player
         view = state.view(seat)
-        if seat == timed_seat and len(state.legal_actions()) > 1:
+        if len(state.legal_actions()) > 1:
             started = time.perf_counter()
             action = agents[seat].act(view)
-            seconds += time.perf_counter() - started
-            decisions += 1
+            seconds[seat] += time.perf_counter() - started
+            decisions[seat] += 1
         else:
             action = agents[seat].act(view)
         state.apply(action)
@@ -214,14 +240,16 @@ def play_one(rules: Rules, lone: Agent, field_agents: list[Agent], seed: int, g:
     seat = g % n
     table = list(field_agents)
     table.insert(seat, lone)
-    state, decisions, seconds = _play(rules, table, seed + g, seat, {})
+    state, decisions, seconds = _play(rules, table, seed + g, {})
     return GameRecord(
         seat,
         tuple(state.scores()),
         tuple(state.winners()),
         tuple(state._score_keys()),
-        decisions,
-        seconds,
+        decisions[seat],
+        seconds[seat],
+        sum(decisions) - decisions[seat],
+        sum(seconds) - seconds[seat],
     )
 
 
@@ -246,35 +274,27 @@ def play_pairing(
     return result
 
 
-# -- parallel games: each worker process builds its agents from their specs ---------------
+# -- parallel games: each worker builds its agents from their specs ------------------------
 _WORKER_AGENTS: dict[tuple[str, str, int], Agent] = {}
 
 
 def _worker_agent(game: str, spec: str, index: int) -> Agent:
     key = (game, spec, index)
     if key not in _WORKER_AGENTS:
-        _WORKER_AGENTS[key] = make_agent(spec, game)
+        try:
+            _WORKER_AGENTS[key] = make_agent(spec, game)
+        except Exception as error:
+            raise WorkerError(
+                f"agent {spec!r} could not be built on a worker ({type(error).__name__}: {error})"
+            ) from None
     return _WORKER_AGENTS[key]
 
 
 def _play_task(task: tuple[str, str, str, int, int, int]) -> GameRecord:
+    """One game of a pairing, from plain data: what a worker process or a Ray task runs."""
     game, lone, other, n, seed, g = task
     field_agents = [_worker_agent(game, other, i + 1) for i in range(n - 1)]
     return play_one(make_rules(game), _worker_agent(game, lone, 0), field_agents, seed, g)
-
-
-def _play_parallel(tasks: list[tuple], workers: int, on_game) -> list[GameRecord]:
-    """Play ``tasks`` in ``workers`` processes; the records come back in task order, so
-    the results are those of one process."""
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")  # no inherited torch or thread state
-    records = []
-    with context.Pool(workers) as pool:
-        for record in pool.imap(_play_task, tasks, chunksize=1):
-            records.append(record)
-            on_game(record)
-    return records
 
 
 def evaluate_against(
@@ -333,17 +353,23 @@ def run_tournament(
     progress: bool = True,
     agents: dict[str, Agent] | None = None,
     workers: int = 1,
+    backend: str = "local",
+    ray_address: str = "",
 ) -> Tournament:
     """Play every pairing of ``agent_specs`` at every table size.
 
     ``agents`` maps specs to ready agent objects (e.g. the policy being trained); other
-    specs are built with ``make_agent``, one instance per seat. ``workers`` > 1 plays the
-    games in that many processes (specs only), with the same results as one process.
+    specs are built with ``make_agent``, one instance per seat. ``workers`` > 1 or
+    ``backend="ray"`` plays the games elsewhere (specs only: see ``training.parallel``), with
+    the same results as one process. A game that fails on a worker stops the tournament
+    with an ``InvalidConfigError`` naming it; nothing partial is returned.
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidConfigError(f"workers={workers!r} is not allowed; allowed: an integer >= 1")
-    if workers > 1 and agents:
-        raise InvalidConfigError("workers > 1 plays agents given by spec only, not objects")
+    check_backend(backend, workers)
+    elsewhere = workers > 1 or backend == "ray"
+    if elsewhere and agents:
+        raise InvalidConfigError(
+            "games played in worker processes or on Ray take agents by spec only, not objects"
+        )
     rules = make_rules(game)
     if len(set(agent_specs)) < 2:
         raise InvalidConfigError(f"a tournament needs two different agents; got {agent_specs}")
@@ -367,26 +393,33 @@ def run_tournament(
     ]
     tournament = Tournament(game)
     ratings = _Ratings()
-    bar = tqdm(total=len(pairings) * games, disable=not progress, desc=f"eval {game}", unit="game")
-    if workers > 1:
+    if elsewhere:
         tasks = [(game, a, b, n, seed, g) for a, b, n in pairings for g in range(games)]
-        records = iter(_play_parallel(tasks, workers, lambda record: bar.update()))
-    for lone, other, n in pairings:
-        result = PairingResult(lone, other, n)
-        started = time.perf_counter()
-        for g in range(games):
-            if workers > 1:
+        records = run_tasks(_play_task, tasks, workers, backend, ray_address)
+    else:
+        records = (
+            play_one(rules, lone_agents[a], field_agents[b][: n - 1], seed, g)
+            for a, b, n in pairings
+            for g in range(games)
+        )
+    bar = tqdm(total=len(pairings) * games, disable=not progress, desc=f"eval {game}", unit="game")
+    try:
+        for lone, other, n in pairings:
+            result = PairingResult(lone, other, n)
+            started = time.perf_counter()
+            for _ in range(games):
                 record = next(records)
-            else:
-                record = play_one(rules, lone_agents[lone], field_agents[other][: n - 1], seed, g)
                 bar.update()
-            result.record(record)
-            ratings.update(lone, other, record)
-        result.seconds = time.perf_counter() - started
-        tournament.results.append(result)
-        if n == 2:
-            tournament.results.append(result.mirrored())
-    bar.close()
+                result.record(record)
+                ratings.update(lone, other, record)
+            result.seconds = time.perf_counter() - started
+            tournament.results.append(result)
+            if n == 2:
+                tournament.results.append(result.mirrored())
+    except WorkerError as error:
+        raise InvalidConfigError(f"{error}; the tournament stopped and wrote nothing") from None
+    finally:
+        bar.close()
     tournament.ratings = ratings.table()
     return tournament
 
@@ -475,7 +508,15 @@ def main(args: Args) -> Tournament:
     specs = split_agent_specs(args.agents)
     sizes = parse_int_list("num_players", args.num_players)
     tournament = run_tournament(
-        args.game, specs, sizes, args.games, args.seed, args.progress, workers=args.workers
+        args.game,
+        specs,
+        sizes,
+        args.games,
+        args.seed,
+        args.progress,
+        workers=args.workers,
+        backend=args.backend,
+        ray_address=args.ray_address,
     )
     print(markdown_table(tournament))
     if args.out:

@@ -1,0 +1,161 @@
+"""The league: same tables for one process, worker processes and Ray; outputs written whole;
+every failure a clear error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from boardgame_envs.core.rules import InvalidConfigError
+from training import league
+from training.cli import main as cli_main
+from training.evaluate import _play_task, _worker_agent
+from training.parallel import WorkerError, connect_ray, run_tasks
+
+SEARCH = "ismcts:iterations=4,seconds=0,rollout=random,first=0,widen=0,guard=0"
+AGENTS = f"random,heuristic,{SEARCH}"
+
+
+def table(tournament) -> list[tuple]:
+    """Everything a table shows except the clock."""
+    rows = [
+        (r.agent, r.opponent, r.num_players, r.wins, r.draws, r.losses, r.score_sum, r.decisions)
+        for r in tournament.results
+    ]
+    return rows + sorted(tournament.ratings.items())
+
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    ray = pytest.importorskip("ray")
+    connect_ray("", workers=2)
+    yield ray
+    ray.shutdown()
+
+
+def small_league(**options) -> league.Args:
+    base = dict(game="factors_multiples", num_players="2,3", agents=AGENTS, games=3, seed=77)
+    return league.Args(**{**base, **options, "progress": False})
+
+
+def test_the_same_seeds_give_the_same_table_on_every_backend(ray_instance):
+    one = league.run_league(small_league())
+    two = league.run_league(small_league(workers=2))
+    on_ray = league.run_league(small_league(workers=2, backend="ray"))
+    assert table(one) == table(two) == table(on_ray)
+    # 2 players: 3 pairings seen from both sides; 3 players: 6 ordered pairings
+    assert len(one.results) == 6 + 6
+    assert {r.games for r in one.results} == {3}
+
+
+def test_the_league_writes_its_tables_and_plots(tmp_path):
+    out = tmp_path / "fm"
+    league.main(small_league(num_players="2", out=str(out)))
+    names = sorted(path.name for path in out.iterdir())
+    assert names == [
+        "heatmap_2p.png",
+        "ratings.png",
+        "results.csv",
+        "results.json",
+        "results.md",
+    ]
+    text = (out / "results.md").read_text()
+    assert "at commit" in text and "Made on" in text
+    assert f"| {SEARCH} | " in text and "agent \\ field" in text
+    assert "μ − 3σ" in text
+    saved = json.loads((out / "results.json").read_text())
+    assert {r["agent"] for r in saved["results"]} == set(AGENTS.split(",")[:2]) | {SEARCH}
+    assert not (tmp_path / "fm.partial").exists()
+
+
+def test_matrix_cells_carry_the_win_share_and_its_interval():
+    tournament = league.run_league(small_league(num_players="2", agents="heuristic,random"))
+    matrix = league.win_share_matrix(tournament, 2)
+    heuristic = tournament.result("heuristic", "random")
+    low, high = heuristic.ci95
+    assert f"| heuristic | – | {heuristic.win_share:.2f} [{low:.2f}, {high:.2f}] |" in matrix
+
+
+def test_default_agents_cover_every_kind_the_game_has():
+    with_model = league.default_agents("factors_multiples")
+    assert with_model[:2] == ["random", "heuristic"]
+    assert any(
+        spec.startswith("ppo:") and spec.endswith("factors_multiples_ppo.zip")
+        for spec in with_model
+    )
+    assert [spec for spec in with_model if spec.startswith("ismcts")] == list(league.SEARCH_SPECS)
+    if league.shipped_model("tahiti") is None:
+        assert not any(spec.startswith("ppo:") for spec in league.default_agents("tahiti"))
+
+
+def test_ratings_rank_by_the_conservative_estimate():
+    tournament = league.run_league(small_league(num_players="2", agents="heuristic,random"))
+    rows = league.ranked(tournament)
+    scores = [mu - 3 * sigma for _, mu, sigma in rows]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_an_agent_that_fails_on_a_worker_is_named():
+    with pytest.raises(WorkerError, match="agent 'nonsense' could not be built on a worker"):
+        _worker_agent("factors_multiples", "nonsense", 0)
+    task = ("factors_multiples", "random", "nonsense", 2, 0, 0)
+    with pytest.raises(WorkerError, match="agent 'nonsense'"):
+        list(run_tasks(_play_task, [task, task], workers=2))
+
+
+def test_an_agent_that_fails_on_ray_is_named(ray_instance):
+    task = ("factors_multiples", "random", "nonsense", 2, 0, 0)
+    with pytest.raises(WorkerError, match="agent 'nonsense'"):
+        list(run_tasks(_play_task, [task], workers=2, backend="ray"))
+
+
+def test_a_failed_league_writes_nothing(tmp_path, monkeypatch):
+    def fail(*args, **kwargs):
+        raise InvalidConfigError("agent 'x' could not be built on a worker; stopped")
+
+    monkeypatch.setattr(league, "run_tournament", fail)
+    out = tmp_path / "never"
+    with pytest.raises(InvalidConfigError):
+        league.main(small_league(out=str(out)))
+    assert not out.exists() and not (tmp_path / "never.partial").exists()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--backend", "spark"], "--backend 'spark' is not allowed; allowed: local, ray"),
+        (["--workers", "0"], "--workers 0 is not allowed; allowed: an integer >= 1"),
+        (["--games", "0"], "--games 0 is not allowed"),
+        (["--num-players", "9"], "num_players"),
+        (["--agents", "random,nonsense"], "nonsense"),
+        (
+            ["--backend", "ray", "--ray-address", "127.0.0.1:1"],
+            "cannot be reached within",
+        ),
+        (["--backend", "ray", "--ray-address", "no-port"], "allowed: host:port"),
+    ],
+)
+def test_league_command_line_mistakes_exit_2_with_one_line(argv, message, capsys, tmp_path):
+    code = cli_main(["league", "--games", "1", "--out", str(tmp_path / "x"), *argv])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert message in err[-1]
+    assert not (tmp_path / "x").exists()
+
+
+def test_ray_missing_says_how_to_install_it(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        if name == "ray":
+            raise ImportError("no ray")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    from training.parallel import import_ray
+
+    with pytest.raises(InvalidConfigError, match=r"pip install 'boardgame-envs\[ray\]'"):
+        import_ray()

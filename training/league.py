@@ -1,0 +1,233 @@
+"""League: a round robin of a game's agents, with a win-share matrix, ratings and plots.
+
+Every pair of agents meets at every table size asked for, on common deals (game g of every
+pairing is dealt from seed + g) with the lone agent's seat rotating; by default the agents
+are all a game has: random, heuristic, the shipped PPO policy where there is one, and the
+search agent at two budgets. Games run here, in ``--workers`` processes or as Ray tasks
+(``--backend ray``, on a local instance or a cluster given by ``--ray-address``); the tables
+are the same for every backend and worker count, as long as no agent has a time budget.
+
+It writes ``results.md`` (the matrix with Wilson 95% intervals, openskill ratings μ, σ and
+μ − 3σ, mean scores, seconds per decision, and how it was made), ``results.csv``,
+``results.json``, a heatmap per table size and ``ratings.png`` into ``--out``; the folder
+is written whole at the end, or not at all.
+
+    boardgame-envs league --game cornucopia --num-players 2,4 --games 100 --workers 2
+"""
+
+from __future__ import annotations
+
+import datetime
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import split_agent_specs
+from boardgame_envs.registry import make_rules
+from training.cli_args import at_least, check_fields, one_of, parse_args, parse_int_list
+from training.evaluate import Tournament, markdown_table, run_tournament, write_outputs
+from training.parallel import BACKENDS
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The search agent's league budgets: iterations only (no clock), so tables reproduce.
+SEARCH_SPECS = ("ismcts:iterations=10,seconds=0", "ismcts:seconds=0")
+
+
+def shipped_model(game: str) -> Path | None:
+    path = ROOT / "models" / f"{game}_ppo.zip"
+    return path if path.exists() else None
+
+
+def default_agents(game: str) -> list[str]:
+    """Every agent the game has: random, heuristic, its shipped PPO policy (if any) and the
+    search agent at a small and at its default iteration budget."""
+    agents = ["random", "heuristic"]
+    model = shipped_model(game)
+    if model is not None:
+        agents.append(f"ppo:{_display_path(model)}")
+    return agents + list(SEARCH_SPECS)
+
+
+def _display_path(path: Path) -> str:
+    """``models/x.zip`` when run from the repository root, else the absolute path."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class Args:
+    game: str = "factors_multiples"
+    """game id (see ``boardgame-envs list``)"""
+    num_players: str = "2"
+    """table sizes, comma-separated (e.g. "2,4"); each must be allowed by the game"""
+    agents: str = ""
+    """comma-separated agent specs ("" = every agent the game has: random, heuristic, the
+    shipped ppo policy if any, ismcts at two budgets)"""
+    games: int = 100
+    """games per pairing (per direction with 3 or more players)"""
+    seed: int = 0
+    """seed of game 0; game g uses seed + g"""
+    workers: int = 1
+    """processes (or Ray tasks at a time) that play games in parallel"""
+    backend: str = "local"
+    """where games are played: local or ray (needs the [ray] extra)"""
+    ray_address: str = ""
+    """with --backend ray: a running cluster (host:port, ray://host:port or auto); "" starts
+    a local Ray instance with --workers CPUs"""
+    out: str = ""
+    """folder for the results ("" = league/<game>)"""
+    progress: bool = True
+    """show a progress bar with an ETA"""
+
+    def __post_init__(self) -> None:
+        check_fields(
+            self,
+            {
+                "games": at_least(1),
+                "seed": at_least(0),
+                "workers": at_least(1),
+                "backend": one_of(*BACKENDS),
+            },
+        )
+        parse_int_list("num_players", self.num_players)
+
+
+def run_league(args: Args) -> Tournament:
+    specs = split_agent_specs(args.agents) if args.agents else default_agents(args.game)
+    return run_tournament(
+        args.game,
+        specs,
+        parse_int_list("num_players", args.num_players),
+        args.games,
+        args.seed,
+        args.progress,
+        workers=args.workers,
+        backend=args.backend,
+        ray_address=args.ray_address,
+    )
+
+
+def win_share_matrix(tournament: Tournament, num_players: int) -> str:
+    """Rows: the lone agent; columns: the agent in every other seat; cells: win share with
+    its 95% interval."""
+    results = [r for r in tournament.results if r.num_players == num_players]
+    names = list(dict.fromkeys(r.agent for r in results))
+    cells = {(r.agent, r.opponent): r for r in results}
+    lines = [
+        f"| {num_players} players: agent \\ field | " + " | ".join(names) + " |",
+        "|---|" + "---:|" * len(names),
+    ]
+    for agent in names:
+        row = []
+        for opponent in names:
+            r = cells.get((agent, opponent))
+            if r is None:
+                row.append("–")
+            else:
+                low, high = r.ci95
+                row.append(f"{r.win_share:.2f} [{low:.2f}, {high:.2f}]")
+        lines.append(f"| {agent} | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def ranked(tournament: Tournament) -> list[tuple[str, float, float]]:
+    """(agent, μ, σ), best conservative rating (μ − 3σ) first."""
+    rows = [(name, mu, sigma) for name, (mu, sigma) in tournament.ratings.items()]
+    return sorted(rows, key=lambda row: -(row[1] - 3 * row[2]))
+
+
+def provenance() -> str:
+    """When, at which commit and by which command line these results were made."""
+    called = Path(sys.argv[0]).name
+    program = "boardgame-envs" if called == "boardgame-envs" else "python -m training.league"
+    command = " ".join([program, *map(shlex.quote, sys.argv[1:])])
+    return f"Made on {datetime.date.today().isoformat()} at commit {git_commit()} by `{command}`."
+
+
+def git_commit() -> str:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 else "unknown"
+
+
+def league_markdown(tournament: Tournament, games: int, made: str) -> str:
+    sizes = sorted({r.num_players for r in tournament.results})
+    parts = [
+        f"# League: {tournament.game}",
+        "",
+        made,
+        "",
+        f"{games} games per pairing, common deals, the lone agent's seat rotated. A cell is "
+        "the row agent's win share (shared wins count 1/k) alone against the column agent in "
+        "every other seat, with its Wilson 95% interval.",
+        "",
+    ]
+    for n in sizes:
+        parts += [win_share_matrix(tournament, n), ""]
+    parts += [markdown_table(tournament), ""]
+    return "\n".join(parts)
+
+
+def save_rating_plot(tournament: Tournament, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = ranked(tournament)[::-1]  # best at the top
+    names = [name for name, _, _ in rows]
+    mu = np.array([m for _, m, _ in rows])
+    sigma = np.array([s for _, _, s in rows])
+    fig, ax = plt.subplots(figsize=(7, 1.0 + 0.5 * len(rows)))
+    ax.errorbar(mu, range(len(rows)), xerr=3 * sigma, fmt="o", capsize=4, label="μ ± 3σ")
+    ax.plot(mu - 3 * sigma, range(len(rows)), "k|", markersize=12, label="μ − 3σ")
+    ax.set_yticks(range(len(rows)), labels=names)
+    ax.set_xlabel("openskill rating")
+    ax.set_title(f"{tournament.game}: ratings")
+    ax.legend(loc="lower right", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def write_league(tournament: Tournament, out: Path, games: int, made: str) -> list[Path]:
+    """Everything into ``out``, built in a sibling folder and moved into place at the end."""
+    partial = out.with_name(out.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    write_outputs(tournament, partial)
+    (partial / "results.md").write_text(league_markdown(tournament, games, made))
+    save_rating_plot(tournament, partial / "ratings.png")
+    shutil.rmtree(out, ignore_errors=True)
+    partial.rename(out)
+    return sorted(out.iterdir())
+
+
+def main(args: Args) -> Tournament:
+    make_rules(args.game)  # an unknown game is refused before anything is played
+    tournament = run_league(args)
+    out = Path(args.out or f"league/{args.game}")
+    made = provenance()
+    print(league_markdown(tournament, args.games, made))
+    for path in write_league(tournament, out, args.games, made):
+        print(f"wrote {path}")
+    return tournament
+
+
+if __name__ == "__main__":
+    main(parse_args(Args))
