@@ -35,6 +35,10 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/boardgame-envs bench
 
+# Regenerates docs/leaderboard.md (and the README's top rows): long, about an hour on 2 cores.
+leaderboard: $(STAMP)
+	$(VENV)/bin/boardgame-envs leaderboard --workers 2
+
 lint: $(STAMP)
 	$(PY) -m ruff check boardgame_envs agents training tests
 

@@ -159,3 +159,37 @@ def test_ray_missing_says_how_to_install_it(monkeypatch):
 
     with pytest.raises(InvalidConfigError, match=r"pip install 'boardgame-envs\[ray\]'"):
         import_ray()
+
+
+def test_the_leaderboard_page_and_the_readme_block(tmp_path):
+    from training import leaderboard
+
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        f"intro\n\n{leaderboard.README_START}\nold rows\n{leaderboard.README_END}\n\nrest\n"
+    )
+    page = tmp_path / "docs" / "leaderboard.md"
+    leaderboard.main(
+        leaderboard.Args(
+            games="factors_multiples",
+            agents="heuristic,random",
+            two_player_games=4,
+            large_table_games=2,
+            workers=1,
+            out=str(page),
+            readme=str(readme),
+            progress=False,
+        )
+    )
+    text = page.read_text()
+    assert "## Factors and Multiples (`factors_multiples`)" in text
+    assert "### 2 players (4 games per pairing)" in text
+    assert "### 5 players (2 games per pairing)" in text
+    for n in (2, 5):
+        for figure in (f"heatmap_{n}p.png", f"ratings_{n}p.png"):
+            assert (tmp_path / "docs" / "leaderboard" / "factors_multiples" / figure).exists()
+            assert f"(leaderboard/factors_multiples/{figure})" in text
+    assert not (tmp_path / "docs" / "leaderboard.partial").exists()
+    block = readme.read_text()
+    assert "old rows" not in block and block.startswith("intro") and block.endswith("rest\n")
+    assert "| factors_multiples | 2 | heuristic (" in block

@@ -1,10 +1,11 @@
-"""The ``boardgame-envs`` command: list, play, train, eval, league, bench, demo.
+"""The ``boardgame-envs`` command: list, play, train, eval, league, leaderboard, bench, demo.
 
 boardgame-envs list
 boardgame-envs play factors_multiples --vs heuristic --players 3
 boardgame-envs train --game factors_multiples --timesteps 300000
 boardgame-envs eval --agents ppo:runs/my_run,heuristic,random --games 500
 boardgame-envs league --game cornucopia --num-players 2,4 --workers 2
+boardgame-envs leaderboard --workers 2
 boardgame-envs bench --seconds 3
 boardgame-envs demo
 """
@@ -169,7 +170,7 @@ def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> in
 
 
 def main(argv: list[str] | None = None) -> int:
-    from training import bench, demo, evaluate, league, train_ppo
+    from training import bench, demo, evaluate, leaderboard, league, train_ppo
 
     parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -191,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         "train": train_ppo,
         "eval": evaluate,
         "league": league,
+        "leaderboard": leaderboard,
         "bench": bench,
         "demo": demo,
     }

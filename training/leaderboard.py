@@ -1,0 +1,232 @@
+"""The published leaderboard: every game's league of all its agents, at two players and at
+its largest table, written to ``docs/leaderboard.md`` (with the figures beside it) and the
+top row of each game into the README.
+
+    make leaderboard          # = boardgame-envs leaderboard --workers 2
+
+Each (game, table size) is its own league (``training.league``), so its ratings compare
+agents at that table only. The page says when, at which commit and by which command it was
+made; rerunning the command at that commit gives the same tables (no agent has a clock
+budget), except the seconds per decision.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from boardgame_envs.registry import GAMES, game_info, make_rules
+from training.cli_args import at_least, check_fields, one_of, parse_args
+from training.evaluate import PairingResult, Tournament, save_heatmap
+from training.league import Args as LeagueArgs
+from training.league import (
+    default_agents,
+    provenance,
+    ranked,
+    run_league,
+    save_rating_plot,
+    win_share_matrix,
+)
+from training.parallel import BACKENDS
+
+README_START = "<!-- leaderboard:start -->"
+README_END = "<!-- leaderboard:end -->"
+
+
+@dataclass
+class Args:
+    games: str = "all"
+    """comma-separated game ids, or "all" """
+    agents: str = ""
+    """agent specs for every league ("" = every agent each game has)"""
+    two_player_games: int = 60
+    """games per pairing at two players"""
+    large_table_games: int = 12
+    """games per pairing (per direction) at the game's largest table"""
+    seed: int = 4_000_000_000
+    """seed of game 0 of every league (never used for tuning)"""
+    workers: int = 2
+    """processes (or Ray tasks at a time) that play games in parallel"""
+    backend: str = "local"
+    """local or ray"""
+    ray_address: str = ""
+    """with --backend ray: a running cluster ("" = a local Ray instance)"""
+    out: str = "docs/leaderboard.md"
+    """the page; its figures go in a folder of the same name without .md"""
+    readme: str = "README.md"
+    """the README whose leaderboard block (between its markers) gets each game's top row
+    ("" = leave it alone)"""
+    progress: bool = True
+    """show a progress bar per league"""
+
+    def __post_init__(self) -> None:
+        check_fields(
+            self,
+            {
+                "two_player_games": at_least(1),
+                "large_table_games": at_least(1),
+                "seed": at_least(0),
+                "workers": at_least(1),
+                "backend": one_of(*BACKENDS),
+            },
+        )
+        self.game_list()
+
+    def game_list(self) -> list[str]:
+        if self.games == "all":
+            return list(GAMES)
+        names = [name.strip() for name in self.games.split(",") if name.strip()]
+        for name in names:
+            game_info(name)  # InvalidConfigError for an unknown game
+        return names
+
+
+def table_sizes(game: str) -> list[int]:
+    rules = make_rules(game)
+    return sorted({2 if rules.min_players <= 2 else rules.min_players, rules.max_players})
+
+
+def ratings_table(tournament: Tournament) -> str:
+    thinking = _seconds_per_decision(tournament.results)
+    lines = [
+        "| rank | agent | μ − 3σ | μ | σ | s/decision |",
+        "|---:|---|---:|---:|---:|---:|",
+    ]
+    for rank, (name, mu, sigma) in enumerate(ranked(tournament), 1):
+        seconds = f"{thinking[name]:.4f}" if name in thinking else "–"
+        lines.append(
+            f"| {rank} | {name} | {mu - 3 * sigma:.2f} | {mu:.2f} | {sigma:.2f} | {seconds} |"
+        )
+    return "\n".join(lines)
+
+
+def _seconds_per_decision(results: list[PairingResult]) -> dict[str, float]:
+    """Each agent's mean thinking time over every game it played, in every seat."""
+    decisions: dict[str, int] = {}
+    seconds: dict[str, float] = {}
+    for r in results:
+        for name, count, spent in (
+            (r.agent, r.decisions, r.decision_seconds),
+            (r.opponent, r.field_decisions, r.field_seconds),
+        ):
+            decisions[name] = decisions.get(name, 0) + count
+            seconds[name] = seconds.get(name, 0.0) + spent
+    return {name: seconds[name] / count for name, count in decisions.items() if count}
+
+
+def game_section(
+    game: str, leagues: dict[int, Tournament], games: dict[int, int], figures: Path, page: Path
+) -> str:
+    parts = [f"## {game_info(game).title} (`{game}`)", ""]
+    for n, tournament in leagues.items():
+        folder = figures / game
+        folder.mkdir(parents=True, exist_ok=True)
+        heatmap = save_heatmap(tournament, n, folder / f"heatmap_{n}p.png")
+        ratings = save_rating_plot(tournament, folder / f"ratings_{n}p.png")
+        parts += [
+            f"### {n} players ({games[n]} games per pairing)",
+            "",
+            ratings_table(tournament),
+            "",
+            win_share_matrix(tournament, n),
+            "",
+            f"![{game} {n}-player win shares]({_relative(heatmap, page)}) "
+            f"![{game} {n}-player ratings]({_relative(ratings, page)})",
+            "",
+        ]
+    return "\n".join(parts)
+
+
+def _relative(path: Path, page: Path) -> str:
+    return str(path.relative_to(page.parent))
+
+
+def top_rows(leagues: dict[str, dict[int, Tournament]]) -> str:
+    lines = [
+        "| game | players | best agent (μ − 3σ) | runner-up |",
+        "|---|---:|---|---|",
+    ]
+    for game, by_size in leagues.items():
+        for n, tournament in by_size.items():
+            rows = ranked(tournament)
+            best = f"{rows[0][0]} ({rows[0][1] - 3 * rows[0][2]:.1f})"
+            second = f"{rows[1][0]} ({rows[1][1] - 3 * rows[1][2]:.1f})" if len(rows) > 1 else "–"
+            lines.append(f"| {game} | {n} | {best} | {second} |")
+    return "\n".join(lines)
+
+
+def update_readme(readme: Path, block: str) -> None:
+    text = readme.read_text()
+    pattern = re.compile(re.escape(README_START) + ".*?" + re.escape(README_END), re.S)
+    if not pattern.search(text):
+        raise ValueError(f"{readme} has no {README_START} ... {README_END} block to update")
+    replacement = f"{README_START}\n{block}\n{README_END}"
+    readme.write_text(pattern.sub(lambda _: replacement, text))
+
+
+def main(args: Args) -> Path:
+    page = Path(args.out)
+    figures = page.with_suffix("")
+    made = provenance()
+    leagues: dict[str, dict[int, Tournament]] = {}
+    sections = []
+    staging = figures.with_name(figures.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    for game in args.game_list():
+        sizes = table_sizes(game)
+        games = {n: args.two_player_games if n == 2 else args.large_table_games for n in sizes}
+        leagues[game] = {
+            n: run_league(
+                LeagueArgs(
+                    game=game,
+                    num_players=str(n),
+                    agents=args.agents or ",".join(default_agents(game)),
+                    games=games[n],
+                    seed=args.seed,
+                    workers=args.workers,
+                    backend=args.backend,
+                    ray_address=args.ray_address,
+                    progress=args.progress,
+                )
+            )
+            for n in sizes
+        }
+        sections.append(game_section(game, leagues[game], games, staging, page))
+    text = "\n".join(
+        [
+            "# Leaderboard",
+            "",
+            made,
+            "",
+            "Every agent a game has — `random`, `heuristic`, the shipped PPO policy where there "
+            "is one, and the search agent (`ismcts`) at a small and at its default iteration "
+            "budget — in a round robin per game and table size: common deals (game g of every "
+            f"pairing is dealt from seed {args.seed:,} + g), the lone agent's seat rotated, "
+            "openskill (Plackett–Luce) ratings ranked by the conservative μ − 3σ. A matrix "
+            "cell is the row agent's win share alone against the column agent in every other "
+            "seat, with its Wilson 95% interval. Seconds per decision are measured on the "
+            "machine that made the page (two worker processes on 2 cores) and vary from run "
+            "to run; everything else is reproduced exactly by the command above.",
+            "",
+            "## Top of each table",
+            "",
+            top_rows(leagues),
+            "",
+            *sections,
+        ]
+    )
+    shutil.rmtree(figures, ignore_errors=True)
+    # The figures were written under the staging folder's name: point the page at the final one.
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(text.replace(f"{staging.name}/", f"{figures.name}/") + "\n")
+    staging.rename(figures)
+    if args.readme:
+        update_readme(Path(args.readme), top_rows(leagues))
+    print(f"wrote {page} and {figures}/")
+    return page
+
+
+if __name__ == "__main__":
+    main(parse_args(Args))
