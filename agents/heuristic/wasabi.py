@@ -34,6 +34,9 @@ dish would be ideal.
 
 from __future__ import annotations
 
+import functools
+from operator import add, itemgetter
+
 from agents.base import Agent
 from boardgame_envs.wasabi.data import (
     CARD_HAND_LIMIT,
@@ -60,6 +63,7 @@ from boardgame_envs.wasabi.rules import (
     Geometry,
     View,
     covered_cells,
+    geometry,
 )
 
 EMPTY, BLOCKED = -1, -2
@@ -67,38 +71,108 @@ EMPTY, BLOCKED = -1, -2
 CARD_PREFERENCE = (WASABI, SWITCH, CHOP, SPICY, STACK)
 #: A card played for a completion must gain at least this much (a length-2 recipe: 2).
 COMPLETION_GAIN = 1.5
+#: Bounds of the agent's memos (they only save time): recipes kept, windows per recipe.
+RECIPES_KEPT, MEMO_SIZE = 512, 4096
+
+
+@functools.cache
+def _window_tables(
+    columns: int, length: int
+) -> tuple[tuple[itemgetter, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """For the windows of ``length`` on a board of ``columns``: a reader of each window's
+    top tiles (``reader(tops)`` is the window's tuple), each window's cells as a bit mask,
+    and per cell the windows through it."""
+    geo = geometry(columns)
+    windows = geo.windows[length - 2]
+    readers = tuple(itemgetter(*w) for w in windows)
+    masks = tuple(sum(1 << c for c in w) for w in windows)
+    return readers, masks, geo.through[length - 2]
 
 
 class Recipe:
-    """One live recipe of the player, with its windows' values on a board."""
+    """One live recipe of the player, with its windows' values on a board.
+
+    A window's value depends on its tiles, the rules variant (``either``) and the supply of
+    the recipe's kinds only: the agent keeps one Recipe per such (recipe, board width,
+    variant, supply), and each memoises its window values and its last board's valuation.
+    A cell "fits" the recipe when its top is empty or one of the recipe's kinds; a window
+    with a cell that does not fit is dead, so a change between two unfitting tops changes
+    no value."""
 
     def __init__(self, recipe: int, geo: Geometry, either: bool, supply: list[float]) -> None:
         r = RECIPES[recipe]
         self.id = recipe
         self.kinds = r.kinds
         self.kind_set = frozenset(r.kinds)
+        self.fits = self.kind_set | {EMPTY}
+        self.slot = {k: i for i, k in enumerate(r.kinds)}  # the recipe's kinds are distinct
         self.length = r.length
+        self.all_kinds = (1 << r.length) - 1  # bit i: kinds[i] is in the window
         token = TOKENS[r.length]
         self.points, self.cubes = token.points, token.cubes
-        self.windows = geo.windows[r.length - 2]
-        self.through = geo.through[r.length - 2]
+        self.readers, self.window_cells, self.through = _window_tables(geo.columns, r.length)
         self.either = either
-        self.supply = supply  # availability of each kind: 1 in hand, less in the pantry
+        # availability of each of its kinds: 1 in hand, less in the pantry
+        self.supply = {k: supply[k] for k in r.kinds}
+        self._memo: dict[tuple[int, ...], float] = {}
+        self._partial: dict[tuple[int, int], float] = {}
+        self._board: list[int] | None = None
+
+    def value_board(self, tops: list[int]) -> None:
+        """Values the windows on the board now (``tops``): ``values``, the nonzero ones best
+        first (``ranked``), and the ``best``; nothing to do if it is the last board."""
+        if tops == self._board:
+            return
+        self._board = list(tops)
+        fits = self.fits
+        self.unfit = sum(1 << c for c, k in enumerate(tops) if k not in fits)
+        unfit, readers = self.unfit, self.readers
+        self.values = [
+            0.0 if cells & unfit else self.window_value(readers[w](tops))
+            for w, cells in enumerate(self.window_cells)
+        ]
+        live = [w for w, v in enumerate(self.values) if v]
+        self.ranked = sorted(live, key=self.values.__getitem__, reverse=True)
+        self.best = self.values[self.ranked[0]] if self.ranked else 0.0
+        self.best_cells = self.window_cells[self.ranked[0]] if self.ranked else 0
 
     def window_value(self, seen: tuple[int, ...]) -> float:
         """Value of one window whose top tiles are ``seen`` (EMPTY / BLOCKED allowed)."""
-        if BLOCKED in seen:
-            return 0.0
-        present = [k for k in seen if k >= 0]
-        if len(set(present)) < len(present) or not self.kind_set.issuperset(present):
-            return 0.0
-        kinds = self.kinds
-        aligned = sum(1 for i, k in enumerate(seen) if k == kinds[i])
-        if self.either:
-            backwards = sum(1 for i, k in enumerate(reversed(seen)) if k == kinds[i])
-            aligned = max(aligned, backwards)
-        if len(present) == self.length:
+        value = self._memo.get(seen)
+        if value is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            value = self._memo[seen] = self._window_value(seen)
+        return value
+
+    def _window_value(self, seen: tuple[int, ...]) -> float:
+        """``window_value`` without the memo: a window with a covered cell, a foreign or a
+        repeated kind is dead; a full one is the recipe's value (with the cubes if it reads
+        in the ideal order); a partial one, see ``_partial_value``."""
+        slot, last = self.slot, self.length - 1
+        present = aligned = backwards = 0  # present: bit i for kinds[i]
+        for i, k in enumerate(seen):
+            if k == EMPTY:
+                continue
+            j = slot.get(k)
+            if j is None or present >> j & 1:  # covered, a foreign kind, or a repeated one
+                return 0.0
+            present |= 1 << j
+            aligned += j == i
+            backwards += j == last - i
+        if self.either and backwards > aligned:
+            aligned = backwards
+        if present == self.all_kinds:
             return self.points + (self.cubes if aligned == self.length else 0)
+        value = self._partial.get((present, aligned))
+        if value is None:
+            value = self._partial[present, aligned] = self._partial_value(present, aligned)
+        return value
+
+    def _partial_value(self, present_bits: int, aligned: int) -> float:
+        """A partial window: a share of the value for the kinds present, ``aligned`` of
+        them in their ideal position, less likely when the missing ones are scarce."""
+        present = [k for i, k in enumerate(self.kinds) if present_bits >> i & 1]
         share = len(present) / self.length
         chance = 1.0
         for k in self.kind_set.difference(present):
@@ -106,14 +180,93 @@ class Recipe:
         style = self.cubes * aligned / max(len(present), 1)
         return (self.points + style) * (0.05 + 0.45 * share * share) * chance
 
-    def values(self, tops: list[int]) -> list[float]:
-        return [self.window_value(tuple(tops[c] for c in w)) for w in self.windows]
+    def best_outside(self, cells: int) -> float:
+        """The best value now of a window through none of ``cells`` (a bit mask)."""
+        if not self.best_cells & cells:
+            return self.best
+        window_cells, values = self.window_cells, self.values
+        for w in self.ranked:
+            if not window_cells[w] & cells:
+                return values[w]
+        return 0.0
+
+    def best_after(self, tops: list[int], changed: tuple[int, ...]) -> float:
+        """The best window value on ``tops``, which differs from the board now in
+        ``changed`` only. Only the windows through a changed cell that fits before or after
+        can change value, and only those through one that fits after can be live."""
+        fits, unfit = self.fits, self.unfit
+        moved = 0  # bit mask of the changed cells that fit before or after
+        for c in changed:
+            bit = 1 << c
+            if tops[c] in fits:
+                moved |= bit
+                unfit &= ~bit
+            elif not unfit & bit:
+                moved |= bit
+                unfit |= bit
+        if not moved:
+            return self.best
+        best = self.best_outside(moved)
+        window_cells, readers = self.window_cells, self.readers
+        for c in changed:
+            if tops[c] in fits:
+                for w in self.through[c]:
+                    if not window_cells[w] & unfit:
+                        value = self.window_value(readers[w](tops))
+                        if value > best:
+                            best = value
+        return best
+
+    def best_covering(self, cells: int) -> float:
+        """The best window value with ``cells`` (a bit mask) covered: only the windows
+        through a covered cell that fits now lose their value."""
+        moved = cells & ~self.unfit
+        return self.best_outside(moved) if moved else self.best
+
+    def bests_placing(self, tops: list[int], cells: list[int], kinds: list[int]) -> list[float]:
+        """The best window value after each placement of a kind of ``kinds`` on a cell of
+        ``cells`` (a new top there, the rest of the board as now), kinds varying fastest.
+        ``tops`` is scratch: left as it was."""
+        fits, unfit, best, best_cells = self.fits, self.unfit, self.best, self.best_cells
+        bests: list[float] = []
+        if fits.isdisjoint(kinds):  # each placement kills the windows through its cell
+            for cell in cells:
+                bit = 1 << cell
+                idle = best if unfit & bit or not best_cells & bit else self.best_outside(bit)
+                bests += [idle] * len(kinds)
+            return bests
+        window_cells, readers, window_value = self.window_cells, self.readers, self.window_value
+        for cell in cells:
+            bit = 1 << cell
+            outside = self.best_outside(bit)  # the windows through the cell die
+            idle = best if unfit & bit else outside  # the value with an unfitting kind
+            others_unfit = unfit & ~bit
+            through = [w for w in self.through[cell] if not window_cells[w] & others_unfit]
+            old = tops[cell]
+            for kind in kinds:
+                if kind not in fits:
+                    bests.append(idle)
+                    continue
+                tops[cell] = kind
+                value = outside
+                for w in through:
+                    seen = window_value(readers[w](tops))
+                    if seen > value:
+                        value = seen
+                bests.append(value)
+            tops[cell] = old
+        return bests
 
 
 class HeuristicAgent(Agent):
     """Completes its recipes greedily, blocks likely opponent lines, plays cards to finish."""
 
     name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._recipes: dict[tuple[int, int, bool, tuple[float, ...]], Recipe] = {}
+        self._last_threats: tuple[tuple | None, dict[int, dict[int, float]]] = (None, {})
 
     def act(self, view: View) -> int:
         legal = view.legal_actions()
@@ -136,116 +289,196 @@ class HeuristicAgent(Agent):
         ]
         tokens = view.tokens[seat]
         self.live = [
-            Recipe(r, self.geo, view.style_either_direction, self.supply)
+            self._recipe(r, view.style_either_direction)
             for r in view.menu
             if r is not None and tokens[RECIPE_LENGTH[r] - 2]
         ]
-        self.threats = self._threats()
-        self._base_cache: list[tuple[Recipe, list[float], list[int]]] | None = None
+        self._valued = False
+        self._threat_cache: dict[int, dict[int, float]] | None = None
+        self._need_cache: dict[int, float] = {}
+        self._placement_cache: dict[bool, tuple[float, int, int] | None] = {}
 
-    def _base(self) -> list[tuple[Recipe, list[float], list[int]]]:
-        """Per live recipe: its window values on the board now, windows best first."""
-        if self._base_cache is None:
-            self._base_cache = []
+    def _recipe(self, recipe: int, either: bool) -> Recipe:
+        """The Recipe for ``recipe`` on this board width, variant and supply."""
+        key = (
+            recipe,
+            self.geo.columns,
+            either,
+            tuple(self.supply[k] for k in RECIPES[recipe].kinds),
+        )
+        found = self._recipes.get(key)
+        if found is None:
+            if len(self._recipes) >= RECIPES_KEPT:
+                self._recipes.clear()
+            found = self._recipes[key] = Recipe(recipe, self.geo, either, self.supply)
+        return found
+
+    def _valued_live(self) -> list[Recipe]:
+        """The live recipes, their windows valued on the board now (once per decision)."""
+        if not self._valued:
             for recipe in self.live:
-                values = recipe.values(self.tops)
-                ranked = sorted(range(len(values)), key=values.__getitem__, reverse=True)
-                self._base_cache.append((recipe, values, ranked))
-        return self._base_cache
+                recipe.value_board(self.tops)
+            self._valued = True
+        return self.live
 
     def value_now(self) -> float:
-        return sum(values[ranked[0]] if ranked else 0.0 for _, values, ranked in self._base())
+        """Board value: the sum of the live recipes' best windows."""
+        return sum(recipe.best for recipe in self._valued_live())
 
     def value_after(self, tops: list[int], changed: tuple[int, ...]) -> float:
-        """Board value of ``tops``, which differs from the board now in ``changed`` only:
-        only the windows through those cells are valued again."""
+        """Board value of ``tops``, which differs from the board now in ``changed`` only."""
         total = 0.0
-        for recipe, values, ranked in self._base():
-            touched = set()
-            for cell in changed:
-                touched.update(recipe.through[cell])
-            best = next((values[w] for w in ranked if w not in touched), 0.0)
-            for w in touched:
-                best = max(best, recipe.window_value(tuple(tops[c] for c in recipe.windows[w])))
-            total += best
+        for recipe in self._valued_live():
+            total += recipe.best_after(tops, changed)
         return total
+
+    def value_covering(self, cells: int) -> float:
+        """Board value with ``cells`` (a bit mask) covered by a Wasabi! card."""
+        total = 0.0
+        for recipe in self._valued_live():
+            total += recipe.best_covering(cells)
+        return total
+
+    def values_placing(self, tops: list[int], cells: list[int], kinds: list[int]) -> list[float]:
+        """``value_after`` of each placement of a kind of ``kinds`` on a cell of ``cells``,
+        kinds varying fastest."""
+        totals = [0.0] * (len(cells) * len(kinds))
+        for recipe in self._valued_live():
+            totals = list(map(add, totals, recipe.bests_placing(tops, cells, kinds)))
+        return totals
 
     def _need(self, kind: int) -> float:
         """How much the live recipes want one more tile of ``kind``."""
-        return sum((r.points + r.cubes) / r.length for r in self.live if kind in r.kind_set) / (
-            1 + self.hand[kind]
-        )
+        need = self._need_cache.get(kind)
+        if need is None:
+            need = self._need_cache[kind] = sum(
+                (r.points + r.cubes) / r.length for r in self.live if kind in r.kind_set
+            ) / (1 + self.hand[kind])
+        return need
 
     # -- opponents' likely lines -----------------------------------------------------------
     def _threats(self) -> dict[int, dict[int, float]]:
         """Per empty cell: the kinds that would finish a line an opponent may hold, with
         the expected points: the chance that the opponent holds such a recipe (its
         recipes of that length among the recipes this player cannot see) x the chance it
-        has the kind (in hand, or at least in the pantry) x the recipe's value."""
+        has the kind (in hand, or at least in the pantry) x the recipe's value.
+        Computed when a decision first needs them, unless the last ones computed were made
+        of the same facts (the key below)."""
+        if self._threat_cache is None:
+            view = self.view
+            opponents = tuple(t for s, t in enumerate(view.tiles) if s != view.seat)
+            key = (
+                *(view.num_players, view.columns, view.seat, view.menu, view.completed),
+                *(view.menu_lengths, view.tokens, opponents, view.pantry, tuple(self.tops)),
+            )
+            if self._last_threats[0] != key:
+                threats: dict[int, dict[int, float]] = {}
+                for length in LENGTHS:
+                    unknown, holders = self._holders(length)
+                    if holders:
+                        self._add_threats(length, unknown, holders, threats)
+                self._last_threats = (key, threats)
+            self._threat_cache = self._last_threats[1]
+        return self._threat_cache
+
+    def _holders(self, length: int) -> tuple[list[int], list[tuple[float, tuple[int, ...] | None]]]:
+        """The recipes of ``length`` this player cannot see, and (weight, hand) of the
+        opponents that may hold one: the weight is the chance that a given one of those
+        recipes is among theirs."""
         view = self.view
         n, seat = view.num_players, view.seat
         mine = {r for r in view.menu if r is not None}
         done = {r for seat_done in view.completed for r, _ in seat_done}
-        threats: dict[int, dict[int, float]] = {}
-        for length in LENGTHS:
-            unknown = [r for r in DECK_RECIPES[length - 2] if r not in mine and r not in done]
-            holders = []  # (weight, hand) of the opponents that may hold such a recipe
-            for rel in range(1, n):
-                s = (seat + rel) % n
-                held = sum(1 for L in view.menu_lengths[s] if L == length)
-                if held and view.tokens[s][length - 2] and unknown:
-                    weight = (1.0 if rel == 1 else 0.5) * held / len(unknown)
-                    holders.append((weight, view.tiles[s]))
-            if not holders:
-                continue
-            sets = {frozenset(RECIPES[r].kinds) for r in unknown}
-            value = TOKENS[length].points + TOKENS[length].cubes / 2
-            for window in self.geo.windows[length - 2]:
-                seen = [self.tops[c] for c in window]
-                if seen.count(EMPTY) != 1 or BLOCKED in seen:
-                    continue
-                present = frozenset(k for k in seen if k >= 0)
-                if len(present) != length - 1:
-                    continue
-                hole = window[seen.index(EMPTY)]
-                for kind in range(NUM_KINDS):
-                    if kind in present or present | {kind} not in sets:
-                        continue
-                    chance = 0.0
-                    for weight, hand in holders:
-                        has = 0.6 if hand is None else (1.0 if hand[kind] else 0.0)
-                        if not has and view.pantry[kind]:
-                            has = 0.3  # it may take one in its refill
-                        chance += weight * has
-                    if chance:
-                        cell = threats.setdefault(hole, {})
-                        cell[kind] = cell.get(kind, 0.0) + chance * value
-        return threats
+        unknown = [r for r in DECK_RECIPES[length - 2] if r not in mine and r not in done]
+        holders = []
+        for rel in range(1, n):
+            s = (seat + rel) % n
+            held = sum(1 for L in view.menu_lengths[s] if L == length)
+            if held and view.tokens[s][length - 2] and unknown:
+                weight = (1.0 if rel == 1 else 0.5) * held / len(unknown)
+                holders.append((weight, view.tiles[s]))
+        return unknown, holders
 
-    def _block(self, cell: int, kind: int) -> float:
-        threat = self.threats.get(cell)
-        if not threat:
-            return 0.0
+    def _add_threats(
+        self,
+        length: int,
+        unknown: list[int],
+        holders: list[tuple[float, tuple[int, ...] | None]],
+        threats: dict[int, dict[int, float]],
+    ) -> None:
+        """The threats of the opponents' recipes of ``length``: the windows with one empty
+        cell, no covered one and ``length - 1`` distinct kinds that a recipe completes."""
+        sets = {frozenset(RECIPES[r].kinds) for r in unknown}
+        value = TOKENS[length].points + TOKENS[length].cubes / 2
+        finishing: dict[frozenset[int], list[int]] = {}  # present kinds -> the kinds finishing
+        chances: dict[int, float] = {}
+        tops = self.tops
+        empty = sum(1 << c for c, k in enumerate(tops) if k == EMPTY)
+        covered = sum(1 << c for c, k in enumerate(tops) if k == BLOCKED)
+        readers, window_cells, _ = _window_tables(self.geo.columns, length)
+        for w, cells in enumerate(window_cells):
+            hole = cells & empty
+            if not hole or hole & (hole - 1) or cells & covered:  # not exactly one empty cell
+                continue
+            present = frozenset(k for k in readers[w](tops) if k >= 0)
+            if len(present) != length - 1:
+                continue
+            kinds = finishing.get(present)
+            if kinds is None:
+                # present has length - 1 kinds: each recipe set above it adds exactly one
+                kinds = finishing[present] = sorted(
+                    {k for s in sets if present < s for k in s - present}
+                )
+            hole_cell = hole.bit_length() - 1
+            for kind in kinds:
+                chance = chances.get(kind)
+                if chance is None:
+                    chance = chances[kind] = self._holding_chance(holders, kind)
+                if chance:
+                    cell = threats.setdefault(hole_cell, {})
+                    cell[kind] = cell.get(kind, 0.0) + chance * value
+
+    def _holding_chance(
+        self, holders: list[tuple[float, tuple[int, ...] | None]], kind: int
+    ) -> float:
+        """The weighted chance that the ``holders`` have (or may get) a tile of ``kind``."""
+        chance = 0.0
+        for weight, hand in holders:
+            has = 0.6 if hand is None else (1.0 if hand[kind] else 0.0)
+            if not has and self.view.pantry[kind]:
+                has = 0.3  # it may take one in its refill
+            chance += weight * has
+        return chance
+
+    @staticmethod
+    def _block(threat: dict[int, float], kind: int) -> float:
+        """The blocking value of ``kind`` on a cell with these threats (kind: points)."""
         return sum(v for k, v in threat.items() if k != kind) - 2 * threat.get(kind, 0.0)
 
     # -- placements ------------------------------------------------------------------------
     def _placements(self, kinds: list[int], cells: list[int]) -> list[tuple[float, int, int]]:
         """(score, kind, cell) of each placement of a kind on a cell (its new top)."""
-        tops = self.tops
+        tops = list(self.tops)  # a scratch board: the lazy facts read self.tops
         before = self.value_now()
+        threats = self._threats()
+        needs = [self._need(kind) for kind in kinds]
+        values = iter(self.values_placing(tops, cells, kinds))
         results = []
         for cell in cells:
-            old = tops[cell]
-            for kind in kinds:
-                tops[cell] = kind
-                gain = self.value_after(tops, (cell,)) - before
+            threat = threats.get(cell)
+            for kind, need in zip(kinds, needs):
+                gain = next(values) - before
                 if gain < 0.5:  # not an advance: prefer a tile the recipes do not need
-                    gain -= 0.3 * self._need(kind)
-                results.append((gain + self._block(cell, kind), kind, cell))
-            tops[cell] = old
+                    gain -= 0.3 * need
+                results.append((gain + (self._block(threat, kind) if threat else 0.0), kind, cell))
         return results
 
     def _best_placement(self, stack: bool = False) -> tuple[float, int, int] | None:
+        if stack not in self._placement_cache:
+            self._placement_cache[stack] = self._find_best_placement(stack)
+        return self._placement_cache[stack]
+
+    def _find_best_placement(self, stack: bool) -> tuple[float, int, int] | None:
         kinds = [k for k in range(NUM_KINDS) if self.hand[k]]
         if stack:
             cells = [c for c in self.geo.active if self.tops[c] != BLOCKED]
@@ -259,6 +492,7 @@ class HeuristicAgent(Agent):
     def _swaps(self) -> list[tuple[float, int, int]]:
         view, tops = self.view, self.tops
         before = self.value_now()
+        new = list(tops)  # scratch: each swap is undone after it is valued
         results = []
         for a in self.geo.active:
             for b in self.geo.neighbours[a]:
@@ -266,11 +500,11 @@ class HeuristicAgent(Agent):
                     continue
                 if not view.stacks[a] and not view.stacks[b]:
                     continue
-                new = list(tops)
                 sa, sb = view.stacks[a], view.stacks[b]
                 new[a] = sb[-1] if sb else EMPTY
                 new[b] = sa[-1] if sa else EMPTY
                 results.append((self.value_after(new, (a, b)) - before, a, b))
+                new[a], new[b] = tops[a], tops[b]
         return results
 
     def _chops(self) -> list[tuple[float, int]]:
@@ -290,15 +524,14 @@ class HeuristicAgent(Agent):
         covered = covered_cells(self.view.anchors)
         free = [a for a in self.geo.anchors if not any(covered[c] for c in self.geo.block[a])]
         before = self.value_now()
+        threats = self._threats()
         results = []
         for a in free:
-            new = list(self.tops)
             block = 0.0
             for c in self.geo.block[a]:
-                new[c] = BLOCKED
-                block += sum(self.threats.get(c, {}).values())
-            changed = self.geo.block[a]
-            results.append((self.value_after(new, changed) - before + block, a))
+                block += sum(threats.get(c, {}).values())
+            covered_value = self.value_covering(sum(1 << c for c in self.geo.block[a]))
+            results.append((covered_value - before + block, a))
         return results
 
     def _card_plays(self, legal: list[int], before: bool) -> list[tuple[float, int]]:
