@@ -36,14 +36,17 @@ yellow, or nothing when the player could not pay it) times the chance of failing
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from agents.base import Agent
 from boardgame_envs.cornucopia.data import (
+    BASKET_CAPACITY,
     BID_REWARDS,
     BLUE,
     BLUE_PER_YELLOW,
     NUM_BASKETS,
+    NUM_TYPES,
     RED,
     SAME,
     SAME_BASKET,
@@ -77,51 +80,76 @@ SKILL_DISCOUNT = 0.85
 STAKE_STEPS = (0.2, 0.4)
 
 
-class _Odds:
-    """Completion odds in one position (one composition of the deck), memoised."""
+#: A basket as a target of :class:`_Odds`: (its cards sorted, Same basket?, the types the
+#: other baskets fit).
+_Target = tuple[tuple[int, ...], bool, int]
 
-    def __init__(self, view: View) -> None:
-        counts = view.deck_counts
-        total = sum(counts)
-        if total == 0:  # the deck is about to be rebuilt from the discard pile
-            counts, total = view.discard_counts, max(1, sum(view.discard_counts))
+
+class _Odds:
+    """Completion odds in one position (one composition of the deck), memoised.
+
+    The odds depend on the composition alone, so one instance serves every decision made
+    while the deck holds the same cards (a turn's DECLARE, BID and all its BETs): see
+    :func:`_odds_for`.
+    """
+
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        total = max(1, sum(counts))
         self.probs = [(t, c / total) for t, c in enumerate(counts) if c]
+        self.drawable = sum(1 << t for t, _ in self.probs)  # bitmask of the crops in the deck
         self.memo: dict[tuple, tuple[float, float]] = {}
 
     def target(
-        self, baskets: Sequence[Sequence[int]], j: int, left: int, redraws: int
+        self, baskets: tuple[tuple[int, ...], ...], j: int, left: int, redraws: int
     ) -> tuple[float, float]:
         """(P complete as SAME, P complete as DIFFERENT) for basket ``j``, greedy play."""
-        others = 0
-        for i, basket in enumerate(baskets):
-            if i != j:
-                others |= fitting_types(basket, i == SAME_BASKET)
-        return self._odds(tuple(sorted(baskets[j])), j == SAME_BASKET, others, left, redraws)
+        return self._target(_targets(baskets)[j], left, redraws)
+
+    def _target(self, target: _Target, left: int, redraws: int) -> tuple[float, float]:
+        cards, same_only, others = target
+        if not self.drawable & ~others:
+            # Every card fits the other baskets if not the target, so none is ever
+            # redrawn (``others`` is the same all down the tree): the odds are those
+            # without redraws, and sharing their memo entries changes no arithmetic.
+            redraws = 0
+        return self._odds(cards, same_only, others, left, redraws)
 
     def _odds(
         self, cards: tuple[int, ...], same_only: bool, others: int, left: int, redraws: int
     ) -> tuple[float, float]:
-        if left == 0:
+        if len(cards) + left < BASKET_CAPACITY:
+            # Too few placements left to fill the basket: every term of the sum below
+            # would be p * 0.0, so the result is exactly zero without the search.
             return 0.0, 0.0
         key = (cards, same_only, others, left, redraws)
-        if key in self.memo:
-            return self.memo[key]
-        fits = fitting_types(cards, same_only)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        outcomes = _draw_outcomes(cards, same_only)
         p_same = p_diff = 0.0
+        # A card dumped elsewhere, or redrawn, leaves the target as it is: those two
+        # continuations are the same for every such crop, so each is looked up once.
+        dumped = redrawn = None
         for crop, p in self.probs:
-            if fits >> crop & 1:
-                grown = tuple(sorted((*cards, crop)))
-                if len(grown) == 5:
-                    if completion_type(grown, same_only) == SAME:
-                        p_same += p
-                    else:
-                        p_diff += p
-                    continue
+            kind, grown = outcomes[crop]
+            if kind == _COMPLETES_SAME:
+                p_same += p
+                continue
+            if kind == _COMPLETES_DIFFERENT:
+                p_diff += p
+                continue
+            if kind == _GROWS:
                 s, d = self._odds(grown, same_only, others, left - 1, redraws)
             elif others >> crop & 1:
-                s, d = self._odds(cards, same_only, others, left - 1, redraws)
+                if left == 1:  # a dumped last card fails the turn: adds exactly 0.0
+                    continue
+                if dumped is None:
+                    dumped = self._odds(cards, same_only, others, left - 1, redraws)
+                s, d = dumped
             elif redraws:
-                s, d = self._odds(cards, same_only, others, left, redraws - 1)
+                if redrawn is None:
+                    redrawn = self._odds(cards, same_only, others, left, redraws - 1)
+                s, d = redrawn
             else:
                 continue
             p_same += p * s
@@ -130,17 +158,73 @@ class _Odds:
         return p_same, p_diff
 
     def best(
-        self, baskets: Sequence[Sequence[int]], left: int, redraws: int, prices: tuple
+        self, baskets: tuple[tuple[int, ...], ...], left: int, redraws: int, prices: tuple
     ) -> tuple[float, float]:
         """(value, success probability) of the best target; ``prices`` = (same, diff, fail)."""
         same_price, diff_price, fail_price = prices
         best_value, best_p = -fail_price, 0.0
-        for j in range(NUM_BASKETS):
-            s, d = self.target(baskets, j, left, redraws)
+        for target in _targets(baskets):
+            s, d = self._target(target, left, redraws)
             value = s * same_price + d * diff_price - (1 - s - d) * fail_price
             if value > best_value:
                 best_value, best_p = value, s + d
         return best_value, best_p
+
+
+def _odds_of(view: View) -> _Odds:
+    """The completion odds for the cards ``view``'s next draws come from."""
+    counts = view.deck_counts
+    if sum(counts) == 0:  # the deck is about to be rebuilt from the discard pile
+        counts = view.discard_counts
+    return _odds_for(tuple(counts))
+
+
+@functools.lru_cache(maxsize=16)
+def _odds_for(counts: tuple[int, ...]) -> _Odds:
+    """One shared, memoised :class:`_Odds` per deck composition (the last 16 seen)."""
+    return _Odds(counts)
+
+
+#: What a drawn crop does to a target basket (see :func:`_draw_outcomes`).
+_MISSES, _GROWS, _COMPLETES_SAME, _COMPLETES_DIFFERENT = range(4)
+
+
+@functools.cache
+def _draw_outcomes(cards: tuple[int, ...], same_only: bool) -> tuple[tuple[int, tuple], ...]:
+    """Per crop type, (what placing it in sorted ``cards`` does, the grown sorted basket)."""
+    fits = fitting_types(cards, same_only)
+    outcomes = []
+    for crop in range(NUM_TYPES):
+        grown = tuple(sorted((*cards, crop)))
+        if not fits >> crop & 1:
+            outcomes.append((_MISSES, ()))
+        elif len(grown) < BASKET_CAPACITY:
+            outcomes.append((_GROWS, grown))
+        elif completion_type(grown, same_only) == SAME:
+            outcomes.append((_COMPLETES_SAME, grown))
+        else:
+            outcomes.append((_COMPLETES_DIFFERENT, grown))
+    return tuple(outcomes)
+
+
+@functools.cache
+def _basket_facts(cards: tuple[int, ...], same_only: bool) -> tuple[tuple[int, ...], int]:
+    """(``cards`` sorted, the types that fit) of one basket; there are a few thousand."""
+    return tuple(sorted(cards)), fitting_types(cards, same_only)
+
+
+@functools.lru_cache(maxsize=4096)
+def _targets(baskets: tuple[tuple[int, ...], ...]) -> tuple[_Target, ...]:
+    """Per basket as a target: (its cards sorted, Same basket?, the types the others fit)."""
+    facts = [_basket_facts(basket, i == SAME_BASKET) for i, basket in enumerate(baskets)]
+    targets = []
+    for j, (cards, _) in enumerate(facts):
+        others = 0
+        for i, (_, fits) in enumerate(facts):
+            if i != j:
+                others |= fits
+        targets.append((cards, j == SAME_BASKET, others))
+    return tuple(targets)
 
 
 def _points(chips: Sequence[int]) -> float:
@@ -162,7 +246,7 @@ class HeuristicAgent(Agent):
         if view.phase == BET:
             return self._bet(view, legal)
         if view.phase == BID:
-            return self._bid(view, legal, _Odds(view), self._redraws(view))[0]
+            return self._bid(view, legal, _odds_of(view), self._redraws(view))[0]
         if view.phase == DECLARE:
             return self._declare(view, legal)
         return legal[0]
@@ -209,7 +293,7 @@ class HeuristicAgent(Agent):
         return best_action, best_value
 
     def _declare(self, view: View, legal: list[int]) -> int:
-        odds = _Odds(view)
+        odds = _odds_of(view)
         bids = [bid_action(i + 1) for i, cards in enumerate(view.stacks) if cards]
         best_action, best_value = legal[0], float("-inf")
         for action in legal:
@@ -225,7 +309,7 @@ class HeuristicAgent(Agent):
             redraws = view.declared
         else:
             redraws = int(view.chips[turn][RED] >= 1 and not view.red_used)
-        odds = _Odds(view)
+        odds = _odds_of(view)
         p = max(
             sum(odds.target(view.baskets, j, view.bid - view.placed, redraws))
             for j in range(NUM_BASKETS)
@@ -239,11 +323,11 @@ class HeuristicAgent(Agent):
         return bet_action(side, stake)
 
     def _card(self, view: View, legal: list[int]) -> int:
-        odds = _Odds(view)
+        odds = _odds_of(view)
         redraws = self._redraws(view)
         prices = self._prices(view, view.bid)
         red_cost = 0.0 if view.variant_red3 else self._red_cost(view)
-        baskets = [list(b) for b in view.baskets]
+        baskets = view.baskets
         left = view.bid - view.placed
 
         def place_value(card: int, j: int, redraws_left: int) -> float:
@@ -253,13 +337,13 @@ class HeuristicAgent(Agent):
                 if j != SAME_BASKET and card != WILD and [c for c in basket if c != WILD] == [card]
                 else 0
             )
-            grown = basket + [card]
+            grown = (*basket, card)
             if len(grown) == 5:
                 kind = completion_type(grown, j == SAME_BASKET)
                 return bonus + (prices[0] if kind == SAME else prices[1])
             if left == 1:
                 return bonus - prices[2]
-            after = [grown if i == j else b for i, b in enumerate(baskets)]
+            after = tuple(grown if i == j else b for i, b in enumerate(baskets))
             return bonus + odds.best(after, left - 1, redraws_left, prices)[0]
 
         def card_value(card: int, redraws_left: int) -> float:
