@@ -5,6 +5,14 @@ weighted mix of ``random``, ``heuristic``, saved ``ppo:<path>`` policies and ``s
 (a pool of the learner's own past snapshots, one saved every ``snapshot_every`` steps,
 the last ``pool_size`` kept). The learner's seat is drawn at random each episode.
 
+The ``n_envs`` envs are stepped here (``--workers 1``), or split into ``--workers K`` groups,
+each stepped in a process of its own (``--backend local``) or a Ray actor (``--backend
+ray``, a local instance of K CPUs or the cluster at ``--ray-address``); see
+``training/vec_envs.py``. Self-play snapshots reach the workers as the model file's bytes.
+Every env and opponent draws only from generators seeded by ``seed``, never from a
+process-wide one, so a seed gives the same games, hence the same model, for any K and
+either backend.
+
 A run directory ``<out_dir>/<game>__ppo__<seed>__<time>`` receives:
 
     config.json         the exact arguments and resolved hyperparameters
@@ -28,10 +36,15 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
+import io
 import json
 import os
+import sys
 import tempfile
 import time
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -42,9 +55,10 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 from agents.base import Agent, AgentMix, make_agent, split_agent_specs
-from agents.ppo import PPOAgent, load_model
+from agents.ppo import PPOAgent, _observes_mask, load_model
 from boardgame_envs.core.env import REWARD_MODES
-from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.core.rules import InvalidConfigError, PlayerView
+from boardgame_envs.core.single_agent import SingleAgentEnv, observe
 from boardgame_envs.registry import make_rules, make_single_agent
 from training.cli_args import (
     FINITE,
@@ -58,6 +72,8 @@ from training.cli_args import (
     parse_args,
     parse_int_list,
 )
+from training.parallel import BACKENDS, connect_ray
+from training.vec_envs import WorkerVecEnv
 
 #: Hyperparameters per game; "default" for games without an entry. Args override them.
 HYPERPARAMS: dict[str, dict] = {
@@ -158,9 +174,19 @@ class Args:
     """run directory name ("" = <game>__ppo__<seed>__<time>)"""
     resume: str = ""
     """a run directory to continue from its latest checkpoint (its config is reused;
-    only --timesteps may be raised)"""
+    only --timesteps may be raised, and --workers, --backend, --ray-address given now
+    apply)"""
+    workers: int = 1
+    """processes stepping the envs, each a group of n_envs / workers (1: all in this process;
+    with --resume, the value given now: it does not change results)"""
+    backend: str = "local"
+    """where the worker groups run: local (processes here) or ray (Ray actors)"""
+    ray_address: str = ""
+    """with --backend ray: a running cluster, host:port, ray://host:port or auto ("" = start
+    a local Ray instance of --workers CPUs)"""
     torch_threads: int = 1
-    """torch CPU threads (1 is fastest for these small networks on a few cores)"""
+    """torch CPU threads (1 is fastest for these small networks on a few cores; each env
+    worker uses as many)"""
     progress: bool = True
     """show a progress bar"""
 
@@ -174,6 +200,16 @@ class Args:
             raise InvalidConfigError(
                 f"--imitation-games {self.imitation_games} is not allowed with --imitate "
                 f"{self.imitate!r}; allowed: an integer >= 1"
+            )
+        if self.workers > self.n_envs:
+            raise InvalidConfigError(
+                f"--workers {self.workers} is not allowed with --n-envs {self.n_envs}; "
+                f"allowed: 1 to {self.n_envs} (each worker steps at least one env)"
+            )
+        if self.ray_address and self.backend != "ray":
+            raise InvalidConfigError(
+                f"--ray-address {self.ray_address!r} is not allowed with --backend "
+                f"{self.backend}; add --backend ray"
             )
         game_options(self)
         if self.net_arch is not None:
@@ -201,6 +237,8 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "snapshot_every": at_least(0),
     "pool_size": at_least(1),
     "torch_threads": at_least(0),
+    "workers": at_least(1),
+    "backend": Allowed(lambda v: v in BACKENDS, ", ".join(BACKENDS)),
 }
 
 
@@ -239,38 +277,110 @@ def learning_rate_schedule(rate: float, anneal: bool):
 
 
 class SelfPlayPool:
-    """The learner's past snapshots; ``sample`` seats one of them (an AgentMix entry)."""
+    """The learner's past snapshots (the last ``size``); ``sample`` seats one of them (an
+    AgentMix entry). Snapshots come from ``folder`` (none for a worker's pool), from
+    ``add`` (which saves the model there) or as a model file's bytes through ``load``;
+    each one added is passed on, as bytes, to every ``listeners`` function."""
 
-    def __init__(self, folder: Path, size: int, game: str) -> None:
+    def __init__(self, folder: Path | None, size: int, game: str) -> None:
         self.folder = folder
         self.game = game
         self.size = size
-        self.agents: list[PPOAgent] = []
-        for path in sorted(folder.glob("snapshot_*.zip"), key=_steps_of)[-size:]:
+        self.agents: list[SnapshotAgent] = []
+        self.files: list[tuple[bytes, str]] = []  # (the model file, its name), per agent
+        self.listeners: list[Callable[[bytes, str], object]] = []
+        paths = sorted(folder.glob("snapshot_*.zip"), key=_steps_of) if folder else []
+        for path in paths[-size:]:
             try:
-                self.agents.append(PPOAgent.load(path, game, deterministic=False))
+                self.load(path.read_bytes(), path.name)
             except InvalidConfigError as error:
                 print(f"self-play pool: skipping unreadable snapshot {path.name} ({error})")
 
     def add(self, model, timesteps: int) -> None:
         path = self.folder / f"snapshot_{timesteps:010d}.zip"
         save_atomically(model, path)
-        self.agents.append(PPOAgent.load(path, self.game, deterministic=False))
-        self.agents = self.agents[-self.size :]
+        data = path.read_bytes()
+        self.load(data, path.name)
+        for listener in self.listeners:
+            listener(data, path.name)
+
+    def load(self, data: bytes, name: str) -> None:
+        """Seat the model saved as ``data`` (a model file's bytes, named ``name``)."""
+        try:
+            model = load_model(io.BytesIO(data))
+        except InvalidConfigError:
+            raise InvalidConfigError(
+                f"self-play snapshot {name!r} is not a readable saved MaskablePPO model"
+            ) from None
+        observe_mask = _observes_mask(model, self.game, Path(name))
+        self.agents.append(SnapshotAgent(model, f"snapshot:{name}", observe_mask))
+        self.files.append((data, name))
+        self.agents, self.files = self.agents[-self.size :], self.files[-self.size :]
 
     def sample(self, rng: np.random.Generator) -> Agent:
         return self.agents[int(rng.integers(len(self.agents)))]
 
+    def seats(self) -> PoolSeats:
+        """One env's way into the pool (see PoolSeats)."""
+        return PoolSeats(self)
+
+    def __len__(self) -> int:
+        return len(self.agents)
+
+
+class SnapshotAgent(PPOAgent):
+    """A self-play snapshot playing its stochastic policy. It draws from its own generator
+    (reseeded by ``reset(seed)`` at every seating), not from torch's process-wide one as
+    ``model.predict`` does, so its moves depend on the env's seed alone: not on the
+    learner's sampling, nor on what else runs in the process."""
+
+    def __init__(self, model, label: str = "snapshot", observe_mask: bool = False) -> None:
+        super().__init__(model, deterministic=False, label=label, observe_mask=observe_mask)
+
+    def act(self, view: PlayerView) -> int:
+        mask = view.legal_action_mask()
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        policy = self.model.policy
+        obs, _ = policy.obs_to_tensor(observe(view, self.observe_mask))
+        with torch.no_grad():
+            probs = policy.get_distribution(obs, action_masks=mask).distribution.probs[0]
+        cumulative = np.cumsum(probs.numpy().astype(np.float64)[legal])
+        pick = np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right")
+        return int(legal[min(pick, len(legal) - 1)])
+
+    def copy(self) -> SnapshotAgent:
+        """The same policy with a generator of its own."""
+        return SnapshotAgent(self.model, label=self.label, observe_mask=self.observe_mask)
+
+
+class PoolSeats:
+    """One env's way into a SelfPlayPool: the same draw as ``pool.sample``, but each
+    snapshot is seated as this env's own copy. Envs thus never share an agent's generator,
+    and an env's games do not depend on which other envs share its process."""
+
+    def __init__(self, pool: SelfPlayPool) -> None:
+        self.pool = pool
+        self.copies: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def sample(self, rng: np.random.Generator) -> Agent:
+        shared = self.pool.sample(rng)
+        if shared not in self.copies:
+            self.copies[shared] = shared.copy()
+        return self.copies[shared]
+
 
 def parse_opponents(spec: str, game: str, pool: SelfPlayPool | None) -> AgentMix:
-    """ "random=0.5,heuristic=0.5" → a weighted mix (weights default to 1)."""
+    """ "random=0.5,heuristic=0.5" → a weighted mix (weights default to 1). Call it once
+    per env: the agents are that env's own."""
     agents, weights = [], []
     for part in split_agent_specs(spec):
         name, weight = _spec_and_weight(part)
         if name == "self-play":
             if pool is None:
                 raise InvalidConfigError("self-play needs a snapshot pool")
-            agents.append(pool)
+            agents.append(pool.seats())
         else:
             agents.append(make_agent(name, game))
         try:
@@ -286,23 +396,61 @@ def _steps_of(path: Path) -> int:
     return int(path.stem.rsplit("_", 1)[1])
 
 
+def _self_play(args: Args) -> bool:
+    return "self-play" in args.opponent
+
+
+def make_env(args: Args, pool: SelfPlayPool | None) -> SingleAgentEnv:
+    """One training env with opponents of its own (the pool's snapshots are shared)."""
+    return make_single_agent(
+        args.game,
+        args.num_players,
+        opponent=parse_opponents(args.opponent, args.game, pool),
+        reward=args.reward,
+        observe_mask=args.observe_mask,
+        score_reward_scale=args.score_reward_scale,
+        **game_options(args),
+    )
+
+
+def build_env_group(args: Args, indices: Sequence[int]) -> tuple[list, SelfPlayPool | None]:
+    """A worker's envs and the self-play pool they share (empty: the learner sends it
+    every snapshot)."""
+    if args.torch_threads > 0:
+        torch.set_num_threads(args.torch_threads)  # as the learner: the same arithmetic
+    pool = SelfPlayPool(None, args.pool_size, args.game) if _self_play(args) else None
+    return [make_env(args, pool) for _ in indices], pool
+
+
 def make_vec_env(args: Args, pool: SelfPlayPool | None):
-    """``n_envs`` single-agent envs, each with its own opponents (the pool is shared)."""
-    options = game_options(args)
-
-    def factory():
-        opponents = parse_opponents(args.opponent, args.game, pool)
-        return make_single_agent(
-            args.game,
-            args.num_players,
-            opponent=opponents,
-            reward=args.reward,
-            observe_mask=args.observe_mask,
-            score_reward_scale=args.score_reward_scale,
-            **options,
+    """``n_envs`` single-agent envs, each with its own opponents, seeded ``seed + i``:
+    here in one DummyVecEnv (one local worker), else in ``workers`` worker groups, whose
+    pools receive every snapshot of ``pool``, those it holds now and those added later."""
+    if args.backend == "local" and args.workers == 1:
+        venv = DummyVecEnv([functools.partial(make_env, args, pool)] * args.n_envs)
+    else:
+        ray, own_ray = None, False
+        if args.backend == "ray":
+            imported = sys.modules.get("ray")  # (connect_ray sets Ray's log level first)
+            own_ray = imported is None or not imported.is_initialized()  # shut down on close
+            ray = connect_ray(args.ray_address, args.workers)
+        venv = WorkerVecEnv(
+            functools.partial(build_env_group, args),
+            args.n_envs,
+            args.workers,
+            backend=args.backend,
+            ray=ray,
+            own_ray=own_ray,
         )
-
-    env = VecMonitor(DummyVecEnv([factory] * args.n_envs))
+        if pool is not None:
+            try:
+                for data, name in pool.files:
+                    venv.call_shared("load", data, name)
+            except BaseException:
+                venv.close()
+                raise
+            pool.listeners.append(functools.partial(venv.call_shared, "load"))
+    env = VecMonitor(venv)
     env.seed(args.seed)
     return env
 
@@ -356,7 +504,7 @@ def imitation_data(args: Args) -> dict[str, np.ndarray]:
         args.imitate + part[len("self-play") :] if part.strip().startswith("self-play") else part
         for part in args.opponent.split(",")
     )
-    env = make_vec_env(dataclasses.replace(args, opponent=opponents, n_envs=1), None).envs[0]
+    env = make_env(dataclasses.replace(args, opponent=opponents), None)
     teacher = make_agent(args.imitate, args.game)
     rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "return": []}
     gamma = hyperparameters(args)["gamma"]
@@ -545,8 +693,9 @@ def load_checkpoint(run_dir: Path, env) -> MaskablePPO | None:
 
 
 def _resumed_args(args: Args) -> Args:
-    """The run's saved arguments; only ``timesteps`` (and progress) may differ: an
-    explicitly given ``timesteps`` may raise the saved target, never lower it."""
+    """The run's saved arguments; only ``timesteps`` (and progress, workers, backend and
+    ray_address) may differ: an explicitly given ``timesteps`` may raise the saved target,
+    never lower it."""
     config_path = Path(args.resume) / "config.json"
     if not config_path.exists():
         raise InvalidConfigError(
@@ -559,6 +708,10 @@ def _resumed_args(args: Args) -> Args:
         resume=args.resume,
         timesteps=target if args.timesteps is None else max(args.timesteps, target),
         progress=args.progress,
+        # Where the envs are stepped does not change the run: this machine's choice.
+        workers=args.workers,
+        backend=args.backend,
+        ray_address=args.ray_address,
     )
     return Args(**saved)
 
@@ -571,14 +724,22 @@ def main(args: Args) -> Path:
     make_rules(args.game).check_num_players(args.num_players)
     if args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)
-    # Everything that can refuse the arguments (game options, opponents, models to load)
-    # runs before the run directory is made: a failed start leaves nothing behind.
+    # Everything that can refuse the arguments (game options, opponents, models to load,
+    # Ray and its address) runs before the run directory is made: a failed start leaves
+    # nothing behind.
     run_dir = _run_dir(args)
-    hp = hyperparameters(args)
-    self_play = "self-play" in args.opponent
-    pool = SelfPlayPool(run_dir / "pool", args.pool_size, args.game) if self_play else None
+    pool = SelfPlayPool(run_dir / "pool", args.pool_size, args.game) if _self_play(args) else None
     env = make_vec_env(args, pool)
+    try:
+        _train(args, run_dir, pool, env)
+    finally:  # also on Ctrl-C and errors: the workers' envs are closed, the workers end
+        env.close()
+    print(f"saved {run_dir / 'model.zip'}")
+    return run_dir
 
+
+def _train(args: Args, run_dir: Path, pool: SelfPlayPool | None, env) -> None:
+    hp = hyperparameters(args)
     model = load_checkpoint(run_dir, env) if args.resume else None
     if model is None:
         arch = parse_int_list("net_arch", hp["net_arch"], example="256,256")
@@ -620,10 +781,11 @@ def main(args: Args) -> Path:
     )
     if not rows or int(rows[-1]["timesteps"]) != model.num_timesteps:
         evaluate_and_log(model, args, run_dir, model.num_timesteps)
-    env.close()
-    print(f"saved {run_dir / 'model.zip'}")
-    return run_dir
 
 
 if __name__ == "__main__":
-    main(parse_args(Args))
+    # Run through the importable module, not as __main__: the env workers then find its
+    # functions (build_env_group) by name, in spawned processes and on Ray nodes alike.
+    from training import train_ppo
+
+    train_ppo.main(parse_args(train_ppo.Args))
