@@ -35,7 +35,7 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/boardgame-envs bench
 
-# Regenerates docs/leaderboard.md (and the README's top rows): long, about an hour on 2 cores.
+# Regenerates docs/leaderboard.md (and the README's top rows): about 40 minutes on 2 cores.
 leaderboard: $(STAMP)
 	$(VENV)/bin/boardgame-envs leaderboard --workers 2
 

@@ -17,6 +17,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.base import split_agent_specs
 from boardgame_envs.registry import GAMES, game_info, make_rules
 from training.cli_args import at_least, check_fields, one_of, parse_args
 from training.evaluate import PairingResult, Tournament, save_heatmap
@@ -31,6 +32,7 @@ from training.league import (
 )
 from training.parallel import BACKENDS
 
+LEADERBOARD_SEARCH = "ismcts:iterations=20,seconds=0"
 README_START = "<!-- leaderboard:start -->"
 README_END = "<!-- leaderboard:end -->"
 
@@ -40,10 +42,15 @@ class Args:
     games: str = "all"
     """comma-separated game ids, or "all" """
     agents: str = ""
-    """agent specs for every league ("" = every agent each game has)"""
-    two_player_games: int = 60
+    """agent specs for every league ("" = random, heuristic, the game's shipped ppo policy if
+    any, and --search)"""
+    search: str = LEADERBOARD_SEARCH
+    """the search agent's spec(s) in the default agent list: an iteration budget (no clock,
+    so the page reproduces) that a 2-core machine can play through every league in about
+    40 minutes; the game defaults' strength is measured in docs/agents.md"""
+    two_player_games: int = 40
     """games per pairing at two players"""
-    large_table_games: int = 12
+    large_table_games: int = 10
     """games per pairing (per direction) at the game's largest table"""
     seed: int = 4_000_000_000
     """seed of game 0 of every league (never used for tuning)"""
@@ -182,7 +189,8 @@ def main(args: Args) -> Path:
                 LeagueArgs(
                     game=game,
                     num_players=str(n),
-                    agents=args.agents or ",".join(default_agents(game)),
+                    agents=args.agents
+                    or ",".join(default_agents(game, split_agent_specs(args.search))),
                     games=games[n],
                     seed=args.seed,
                     workers=args.workers,
@@ -201,8 +209,9 @@ def main(args: Args) -> Path:
             made,
             "",
             "Every agent a game has — `random`, `heuristic`, the shipped PPO policy where there "
-            "is one, and the search agent (`ismcts`) at a small and at its default iteration "
-            "budget — in a round robin per game and table size: common deals (game g of every "
+            f"is one, and the search agent at a fixed iteration budget (`{args.search}`; the "
+            "strength of its per-game defaults is measured in [agents.md](agents.md)) — in a "
+            "round robin per game and table size: common deals (game g of every "
             f"pairing is dealt from seed {args.seed:,} + g), the lone agent's seat rotated, "
             "openskill (Plackett–Luce) ratings ranked by the conservative μ − 3σ. A matrix "
             "cell is the row agent's win share alone against the column agent in every other "

@@ -22,6 +22,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,14 +44,14 @@ def shipped_model(game: str) -> Path | None:
     return path if path.exists() else None
 
 
-def default_agents(game: str) -> list[str]:
+def default_agents(game: str, search_specs: Sequence[str] = SEARCH_SPECS) -> list[str]:
     """Every agent the game has: random, heuristic, its shipped PPO policy (if any) and the
-    search agent at a small and at its default iteration budget."""
+    search agent at the given budgets (by default a small one and the game's default)."""
     agents = ["random", "heuristic"]
     model = shipped_model(game)
     if model is not None:
         agents.append(f"ppo:{_display_path(model)}")
-    return agents + list(SEARCH_SPECS)
+    return agents + list(search_specs)
 
 
 def _display_path(path: Path) -> str:
