@@ -176,7 +176,7 @@ def update_readme(readme: Path, block: str) -> None:
 def main(args: Args) -> Path:
     page = Path(args.out)
     figures = page.with_suffix("")
-    made = provenance()
+    made = provenance("training.leaderboard")
     leagues: dict[str, dict[int, Tournament]] = {}
     sections = []
     staging = figures.with_name(figures.name + ".partial")

@@ -144,10 +144,10 @@ def ranked(tournament: Tournament) -> list[tuple[str, float, float]]:
     return sorted(rows, key=lambda row: -(row[1] - 3 * row[2]))
 
 
-def provenance() -> str:
+def provenance(module: str = "training.league") -> str:
     """When, at which commit and by which command line these results were made."""
     called = Path(sys.argv[0]).name
-    program = "boardgame-envs" if called == "boardgame-envs" else "python -m training.league"
+    program = "boardgame-envs" if called in ("boardgame-envs", "cli.py") else f"python -m {module}"
     command = " ".join([program, *map(shlex.quote, sys.argv[1:])])
     return f"Made on {datetime.date.today().isoformat()} at commit {git_commit()} by `{command}`."
 
