@@ -503,7 +503,8 @@ class State(BaseState):
         return self._public
 
     def view(self, seat: int) -> View:
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.num_players:  # else: checked
+            seat = self._check_seat(seat)
         current = -1 if self.phase == GAME_OVER else self.active
         # the state's read-only cached mask itself, not a copy: View.legal_action_mask copies
         mask = self._legal_mask() if seat == current else NO_ACTIONS

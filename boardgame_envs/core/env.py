@@ -163,7 +163,8 @@ class TurnBasedEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = as_action(action, self.rules.action_size)  # 0-d arrays from predict() too
+        if type(action) is not int:  # a plain int is already what as_action returns
+            action = as_action(action, self.rules.action_size)  # 0-d arrays from predict()
         self.state.apply(action)  # raises IllegalActionError and changes nothing
         self.num_steps += 1
         if self.auto_resolve:

@@ -43,6 +43,8 @@ Actions are the 40 indices documented in :mod:`.rules`; the mask comes with the 
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from boardgame_envs.factors_multiples.data import NUM_RANKS, NUM_SUITS
@@ -77,43 +79,52 @@ def match_total_scale(rounds: int) -> float:
     return 10.0 * max(rounds, 3)
 
 
+#: The observation before anything is written: float32 zeros, copied for every encoding.
+_ZEROS = array("f", bytes(4 * OBSERVATION_SIZE))
+_PHASE_SLOT = {phase: PHASE + i for i, phase in enumerate(PHASES)}
+_QUARTER = 1 / NUM_SUITS  # one card in a "/ 4" block; sums of quarters are exact in float32
+
+
 def encode(view: View) -> np.ndarray:
     """The observation of ``view.seat`` (see the module table)."""
+    # Written entry by entry into a float32 array: for 159 entries, mostly zero, cheaper
+    # than building numpy index arrays. A Python float stored into an "f" array rounds to
+    # float32 like a numpy write of it, so every entry is ``x / scale`` rounded once.
+    obs = _ZEROS[:]
     n = view.num_players
-    seats = [(view.seat + offset) % n for offset in range(n)]  # absolute seat per relative seat
+    me = view.seat
+    # Cards per rank (every "/ 4" block); card // 4 is its rank.
+    for card in view.hand:
+        obs[HAND + (card >> 2)] += _QUARTER
+    play_pile = view.play_pile
+    for card, _ in play_pile:
+        obs[PLAYED + (card >> 2)] += _QUARTER
+    for card in view.own_discards:
+        obs[OWN_DISCARDS + (card >> 2)] += _QUARTER
+    hand_sizes, pile_sizes, totals = view.hand_sizes, view.pile_sizes, view.match_totals
+    reveals, reveal_ages = view.reveals, view.reveal_ages
     total_scale = match_total_scale(view.rounds)
-
-    # Cards per rank (every "/ 4" block) in one bincount; card // 4 is its rank.
-    counted = [HAND + card // NUM_SUITS for card in view.hand]
-    counted += [PLAYED + card // NUM_SUITS for card, _ in view.play_pile]
-    counted += [OWN_DISCARDS + card // NUM_SUITS for card in view.own_discards]
-    for rel, seat in enumerate(seats[1:]):
-        counted += [REVEALS + rel * NUM_RANKS + card // NUM_SUITS for card in view.reveals[seat]]
-    obs = np.bincount(counted, minlength=OBSERVATION_SIZE).astype(np.float32) / NUM_SUITS
-
-    # Every other slot, written in one assignment.
-    index: list[int] = []
-    value: list[float] = []
-    for rel, seat in enumerate(seats):
-        index += [HAND_SIZES + rel, PILE_SIZES + rel, PRESENT + rel, MATCH_TOTALS + rel]
-        value += [
-            view.hand_sizes[seat] / 26,
-            view.pile_sizes[seat] / 26,
-            1.0,
-            view.match_totals[seat] / total_scale,
-        ]
-    for rel, seat in enumerate(seats[1:]):
-        index.append(REVEAL_AGES + rel)
-        value.append(min(view.reveal_ages[seat], 10) / 10)
-    index.append(VALUE + (11 if view.value is None else view.value - 2))
-    if view.play_pile:
-        card, seat = view.play_pile[-1]
-        index += [LAST_RANK + card // NUM_SUITS, LAST_SEAT + (seat - view.seat) % n]
-    if view.phase in PHASES:
-        index.append(PHASE + PHASES.index(view.phase))
-    index += [PLAYER_COUNT + n - 2, ROUNDS_LEFT + min(view.rounds - view.round, 3) - 1]
-    value += [1.0] * (len(index) - len(value))
-    index.append(HIDDEN_DISCARD)
-    value.append(view.hidden_discard_size / 52)
-    obs[index] = value
-    return obs
+    for rel in range(n):
+        seat = (me + rel) % n  # absolute seat of relative seat ``rel``
+        obs[HAND_SIZES + rel] = hand_sizes[seat] / 26
+        obs[PILE_SIZES + rel] = pile_sizes[seat] / 26
+        obs[PRESENT + rel] = 1.0
+        obs[MATCH_TOTALS + rel] = totals[seat] / total_scale
+        if rel:
+            base = REVEALS + (rel - 1) * NUM_RANKS
+            for card in reveals[seat]:
+                obs[base + (card >> 2)] += _QUARTER
+            obs[REVEAL_AGES + rel - 1] = min(reveal_ages[seat], 10) / 10
+    value = view.value
+    obs[VALUE + (11 if value is None else value - 2)] = 1.0
+    if play_pile:
+        card, seat = play_pile[-1]
+        obs[LAST_RANK + (card >> 2)] = 1.0
+        obs[LAST_SEAT + (seat - me) % n] = 1.0
+    phase = _PHASE_SLOT.get(view.phase)
+    if phase is not None:
+        obs[phase] = 1.0
+    obs[PLAYER_COUNT + n - 2] = 1.0
+    obs[ROUNDS_LEFT + min(view.rounds - view.round, 3) - 1] = 1.0
+    obs[HIDDEN_DISCARD] = view.hidden_discard_size / 52
+    return np.frombuffer(obs, np.float32)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from operator import sub
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,7 @@ from boardgame_envs.factors_multiples.data import (
     JACK,
     NUM_CARDS,
     NUM_RANKS,
+    NUM_SUITS,
     RANK_NAMES,
     SEVEN,
     SPECIAL_RANKS,
@@ -210,7 +212,7 @@ class FactorsMultiplesRules(BaseRules):
         return state
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # slots: one is built every env step, at less cost
 class View(PlayerView):
     """What ``seat`` knows (spec §7). Seats are absolute here; encoding makes them relative."""
 
@@ -313,24 +315,32 @@ class State(BaseState):
         return self.phase
 
     def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        if self.phase == PLAY:
+        # Written into bytes, then seen as bools: cheaper than numpy fancy indexing for the
+        # few legal actions of a position (one mask is computed every env step).
+        mask = bytearray(NUM_ACTIONS)
+        phase = self.phase
+        if phase == PLAY:
             ranks = self._legal_plays(self.turn_player)
-            mask[[PLAY_BASE + k for k in ranks] or [SHOW_AND_DRAW]] = True
-        elif self.phase == K_ANSWER:
+            for k in ranks:
+                mask[PLAY_BASE + k] = 1
+            if not ranks:
+                mask[SHOW_AND_DRAW] = 1
+        elif phase == K_ANSWER:
             can_answer = self._can_answer_king(self.turn_player)
-            mask[PLAY_BASE + ACE if can_answer else SHOW_AND_DRAW] = True
-        elif self.phase == A_DISCARD:
-            mask[self._legal_discards(self.turn_player)] = True
-        elif self.phase == K_DISCARD:
+            mask[PLAY_BASE + ACE if can_answer else SHOW_AND_DRAW] = 1
+        elif phase == A_DISCARD:
+            for action in self._legal_discards(self.turn_player):
+                mask[action] = 1
+        elif phase == K_DISCARD:
             assert self.k_player is not None
-            mask[self._legal_discards(self.k_player)] = True
+            for action in self._legal_discards(self.k_player):
+                mask[action] = 1
             mask[DECLINE] = self.config["k_discard_optional"]
-        elif self.phase == SEVEN_NAME:
-            mask[NAME_BASE : NAME_BASE + 11] = True
-        elif self.phase == J_DIRECTION:
-            mask[[J_DOWN, J_UP]] = True
-        return mask
+        elif phase == SEVEN_NAME:
+            mask[NAME_BASE : NAME_BASE + 11] = b"\x01" * 11
+        elif phase == J_DIRECTION:
+            mask[J_DOWN] = mask[J_UP] = 1
+        return np.frombuffer(mask, np.bool_)
 
     def scores(self) -> list[float]:
         """Match totals over the completed rounds (lower is better)."""
@@ -353,40 +363,46 @@ class State(BaseState):
         return other
 
     def view(self, seat: int) -> View:
-        seat = self._check_seat(seat)
-        mask = self._legal_mask() if seat == self.current_player else _NO_ACTIONS
+        if type(seat) is not int or not 0 <= seat < self.num_players:  # else: checked
+            seat = self._check_seat(seat)
+        current = self.current_player
+        mask = self._legal_mask() if seat == current else _NO_ACTIONS
+        own_discards = self.own_discards
+        discard_counts = tuple(map(len, own_discards))
+        round_scores = self.round_scores
+        # positional, in the field order of View (cheaper than keywords; a view is built
+        # every env step); tuple(map(...)) rather than generators, for the same reason
         return View(
-            rules=self.rules,
-            seat=seat,
-            num_players=self.num_players,
-            rounds=self.config["rounds"],
-            round=self.round,
-            phase=self.phase,
-            current_player=self.current_player,
-            turn_player=self.turn_player,
-            k_player=self.k_player,
-            value=self.value,
-            hand=tuple(self.hands[seat]),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            pile_sizes=tuple(len(p) for p in self.piles),
-            play_pile=tuple(self.play_pile),
-            own_discards=tuple(self.own_discards[seat]),
-            hidden_discard_size=len(self.hidden_discard),
-            reveals=tuple(tuple(r) for r in self.reveals),
-            reveal_ages=tuple(
-                started - mark for started, mark in zip(self.turns_started, self.reveal_marks)
-            ),
-            match_totals=tuple(int(s) for s in self.scores()),
-            mask=mask,
-            options=tuple(self.config.items()),
-            start_player=self.start_player,
-            round_scores=tuple(tuple(r) for r in self.round_scores),
-            went_out=tuple(self.went_out),
-            turns_started=tuple(self.turns_started),
-            discard_counts=tuple(len(d) for d in self.own_discards),
-            reveal_discards=tuple(
-                len(d) - mark for d, mark in zip(self.own_discards, self.reveal_discard_marks)
-            ),
+            self.rules,
+            seat,
+            self.num_players,
+            self.config["rounds"],
+            self.round,
+            self.phase,
+            current,
+            self.turn_player,
+            self.k_player,
+            self.value,
+            tuple(self.hands[seat]),
+            tuple(map(len, self.hands)),
+            tuple(map(len, self.piles)),
+            tuple(self.play_pile),
+            tuple(own_discards[seat]),
+            len(self.hidden_discard),
+            tuple(map(tuple, self.reveals)),
+            tuple(map(sub, self.turns_started, self.reveal_marks)),
+            # the match totals (``scores()`` as ints)
+            tuple(map(int, map(sum, zip(*round_scores))))
+            if round_scores
+            else (0,) * self.num_players,
+            mask,
+            tuple(self.config.items()),
+            self.start_player,
+            tuple(map(tuple, round_scores)),
+            tuple(self.went_out),
+            tuple(self.turns_started),
+            discard_counts,
+            tuple(map(sub, discard_counts, self.reveal_discard_marks)),
         )
 
     def describe_action(self, action: int) -> str:
@@ -413,7 +429,7 @@ class State(BaseState):
     def _legal_plays(self, seat: int) -> list[int]:
         """The plain legal set L(seat) as rank indices, ascending (spec §4.1)."""
         total = self.total(seat)
-        ranks = sorted({rank_of(card) for card in self.hands[seat]})
+        ranks = sorted({card // NUM_SUITS for card in self.hands[seat]})  # rank_of, inlined
         legal = []
         for rank in ranks:
             if rank in SPECIAL_RANKS:
@@ -429,7 +445,7 @@ class State(BaseState):
         return self.total(seat) >= 2 and any(rank_of(c) == ACE for c in self.hands[seat])
 
     def _legal_discards(self, seat: int) -> list[int]:
-        return sorted({DISCARD_BASE + rank_of(card) for card in self.hands[seat]})
+        return sorted({DISCARD_BASE + card // NUM_SUITS for card in self.hands[seat]})
 
     # -- transitions ----------------------------------------------------------------------
     def _apply(self, action: int) -> None:
