@@ -77,6 +77,11 @@ def test_plain_spec_uses_the_games_defaults():
         ("epsilon=2", "ismcts option epsilon=2.0 is out of range: 0 to 1"),
         ("first=2", "ismcts option first=2: allowed 0 or 1"),
         ("rollout=none,depth=5", "ismcts option depth needs a rollout"),
+        ("root=flat", "ismcts option root='flat' is unknown; allowed: tree, paired"),
+        ("root=paired,rollout=random", "ismcts option root=paired improves on the heuristic"),
+        ("z=-1", "ismcts option z=-1.0 is out of range: >= 0"),
+        ("margin=1.5", "ismcts option margin=1.5 is out of range: 0 to 1"),
+        ("finish=2.5", "ismcts option finish='2.5' is not a valid int"),
     ],
 )
 def test_bad_options_name_what_is_allowed(text, message):
@@ -229,3 +234,65 @@ def test_a_full_guard_always_plays_the_heuristics_move():
         agent = make_agent("ismcts:iterations=20,seconds=0,depth=5,guard=2", "factors_multiples")
         agent.reset(0)
         assert agent.act(view) == heuristic.act(view)
+
+
+# -- root=paired: one-step improvement of the heuristic ----------------------------------------
+PAIRED = "root=paired,rollout=heuristic,seconds=0,iterations=6,depth=3,widen=4"
+
+
+@pytest.mark.parametrize("game", ["carcassonne_castle", "factors_multiples"])
+def test_paired_root_is_reproducible_and_reads_only_its_own_view(game):
+    resample = resampler(game)
+    rng = np.random.default_rng(4)
+    checked = 0
+    for state in positions(game, 2, seed=12, every=5, limit=3):
+        seat = state.current_player
+        other = resample(state, seat, rng)
+        moves = []
+        for position in (state, state, other):
+            agent = make_agent(f"ismcts:{PAIRED},finish=3,margin=0.3", game)
+            agent.reset(99)
+            moves.append(agent.act(position.view(seat)))
+            assert agent.last_iterations == 6
+        assert moves[0] == moves[1] == moves[2], f"{game}: moves {moves}"
+        checked += 1
+    assert checked >= 2
+
+
+def test_paired_root_scores_the_heuristics_best_placements_against_its_own_move():
+    state = next(
+        p
+        for p in positions("carcassonne_castle", 2, seed=3, every=1, limit=40)
+        if len(p.legal_actions()) > 10
+    )
+    view = state.view(state.current_player)
+    agent = make_agent(f"ismcts:{PAIRED}", "carcassonne_castle")
+    agent.reset(0)
+    move = agent.act(view)
+    values = agent.heuristic.placement_values(view)
+    best = sorted(values, key=lambda a: -values[a])[:4]
+    advantages = agent.last_advantages
+    assert set(advantages) <= set(best) | {move} and len(advantages) >= 4
+    own = next(a for a, gain in advantages.items() if gain == 0.0)
+    assert move == own or advantages[move] > 0
+
+
+def test_a_paired_root_with_a_full_guard_plays_the_heuristics_move():
+    """Rewards lie in [-1, 1]: no advantage reaches 2, nor 1000 standard errors."""
+    from boardgame_envs.carcassonne_castle.rules import PLACE
+
+    heuristic = make_agent("heuristic", "carcassonne_castle")
+    checked = 0
+    for state in positions("carcassonne_castle", 2, seed=8, every=3, limit=6):
+        view = state.view(state.current_player)
+        for guard in ("guard=2", "z=1000"):
+            agent = make_agent(f"ismcts:{PAIRED},{guard}", "carcassonne_castle")
+            agent.reset(0)
+            move = agent.act(view)
+            if view.phase == PLACE:  # the heuristic's best value (ties broken at random)
+                values = heuristic.placement_values(view)
+                assert values[move] == max(values.values())
+            else:
+                assert move == heuristic.act(view)
+            checked += 1
+    assert checked >= 6
