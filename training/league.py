@@ -199,7 +199,9 @@ def save_rating_plot(tournament: Tournament, path: Path) -> Path:
     ax.plot(mu - 3 * sigma, range(len(rows)), "k|", markersize=12, label="μ − 3σ")
     ax.set_yticks(range(len(rows)), labels=names)
     ax.set_xlabel("openskill rating")
-    ax.set_title(f"{tournament.game}: ratings")
+    sizes = sorted({r.num_players for r in tournament.results})
+    players = f", {sizes[0]} players" if len(sizes) == 1 else ""
+    ax.set_title(f"{tournament.game}{players}: ratings")
     ax.legend(loc="lower right", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
