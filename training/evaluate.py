@@ -62,16 +62,17 @@ class Args:
     "" starts a local Ray instance with --workers CPUs"""
 
     def __post_init__(self) -> None:
-        check_fields(
-            self,
-            {
-                "games": at_least(1),
-                "seed": at_least(0),
-                "workers": at_least(1),
-                "backend": one_of(*BACKENDS),
-            },
-        )
+        check_fields(self, TOURNAMENT_ALLOWED)
         parse_int_list("num_players", self.num_players)
+
+
+#: What the tournament options accept (shared with ``training.league``).
+TOURNAMENT_ALLOWED = {
+    "games": at_least(1),
+    "seed": at_least(0),
+    "workers": at_least(1),
+    "backend": one_of(*BACKENDS),
+}
 
 
 @dataclass

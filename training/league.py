@@ -30,9 +30,14 @@ import numpy as np
 
 from agents.base import split_agent_specs
 from boardgame_envs.registry import make_rules
-from training.cli_args import at_least, check_fields, one_of, parse_args, parse_int_list
-from training.evaluate import Tournament, markdown_table, run_tournament, write_outputs
-from training.parallel import BACKENDS
+from training.cli_args import check_fields, parse_args, parse_int_list
+from training.evaluate import (
+    TOURNAMENT_ALLOWED,
+    Tournament,
+    markdown_table,
+    run_tournament,
+    write_outputs,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The search agent's league budgets: iterations only (no clock), so tables reproduce.
@@ -88,15 +93,7 @@ class Args:
     """show a progress bar with an ETA"""
 
     def __post_init__(self) -> None:
-        check_fields(
-            self,
-            {
-                "games": at_least(1),
-                "seed": at_least(0),
-                "workers": at_least(1),
-                "backend": one_of(*BACKENDS),
-            },
-        )
+        check_fields(self, TOURNAMENT_ALLOWED)
         parse_int_list("num_players", self.num_players)
 
 
