@@ -86,7 +86,9 @@ def make(game: str, num_players: int = 2, **kwargs: Any):
     """The AEC env of ``game`` with PettingZoo's classic-game wrappers.
 
     ``kwargs``: ``render_mode``, ``reward`` ("outcome" or "score"), ``auto_resolve``,
-    ``max_steps``, and the game's own options (see ``make_rules(game).options``).
+    ``max_steps``, ``score_reward_scale``, ``layout`` ("flat", or "planes" for a game with
+    ``make_rules(game).planes_shape``), and the game's own options (see
+    ``make_rules(game).options``).
     """
     from boardgame_envs.core.env import wrap
 
@@ -100,7 +102,8 @@ def make_single_agent(game: str, num_players: int = 2, opponent: Any = "random",
     name: ``random``, ``heuristic``, ``ismcts[:options]``, ``ppo:<path>``. Names are
     resolved here, by ``agents.make_agent``, so that the core env only ever gets agents
     (the core does not import ``agents/``; this factory, like the game's gymnasium id, is
-    the user-facing entry point above both).
+    the user-facing entry point above both). Other ``kwargs`` go to ``SingleAgentEnv``
+    (``observe_mask``, ``layout``, ``learner_seat``, …) and on to the AEC env.
     """
     from boardgame_envs.core.single_agent import SingleAgentEnv
 

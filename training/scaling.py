@@ -42,23 +42,14 @@ def league_rate(game: str, agents: str, games: int, backend: str, workers: int) 
 
 def learner_rate(game: str, steps: int, backend: str, workers: int) -> float:
     import torch
-    from sb3_contrib import MaskablePPO
 
     from training import train_ppo
 
     args = train_ppo.Args(game=game, workers=workers, backend=backend, progress=False)
     torch.set_num_threads(args.torch_threads)
-    hp = train_ppo.hyperparameters(args)
     env = train_ppo.make_vec_env(args, None)
     try:
-        model = MaskablePPO(
-            "MlpPolicy",
-            env,
-            seed=0,
-            device="cpu",
-            policy_kwargs=dict(net_arch=[int(x) for x in hp["net_arch"].split(",")]),
-            **{k: v for k, v in hp.items() if k not in ("net_arch", "anneal_lr")},
-        )
+        model = train_ppo.new_model(args, env)
         started = time.perf_counter()
         model.learn(steps)
         return model.num_timesteps / (time.perf_counter() - started)

@@ -73,6 +73,7 @@ from training.cli_args import (
     parse_int_list,
 )
 from training.parallel import BACKENDS, connect_ray
+from training.rollout_buffer import EnvMajorRolloutBuffer
 from training.vec_envs import WorkerVecEnv
 
 #: Hyperparameters per game; "default" for games without an entry. Args override them.
@@ -101,6 +102,15 @@ HYPERPARAMS: dict[str, dict] = {
         net_arch="256,256",
         anneal_lr=True,  # a falling rate settles the policy (0.54 -> 0.58 against the heuristic)
     ),
+}
+#: The PlanesExtractor settings (agents/networks.py) of the games whose observation starts
+#: with board planes; None: the observation goes flat into the dense layers.
+PLANES_NETS: dict[str, dict] = {
+    # Cheap enough for >= 1,000 learner steps/s on 2 cores (a dense layer over the
+    # 13,860 plane values cost 3.3 ms of training per step; these 0.5-0.7 ms).
+    "carcassonne_castle": dict(channels=8, depth=1),
+    "tahiti": dict(channels=16, depth=0),
+    "wasabi": dict(channels=16, depth=1),
 }
 EVAL_OPPONENTS = ["random", "heuristic"]
 EVAL_SEED = 1_000_000_000  # evaluation deals never overlap training seeds
@@ -149,6 +159,10 @@ class Args:
     """PPO clip range"""
     net_arch: str | None = None
     """hidden layer sizes of policy and value networks, e.g. "256,256" """
+    network: str = "auto"
+    """input network: planes (a small CNN over the board planes, agents/networks.py, for
+    carcassonne_castle, tahiti and wasabi), flat (the whole observation into the dense
+    layers), or auto (planes where the game has them)"""
     anneal_lr: bool | None = None
     """decay the learning rate linearly to 0 over the run (None: the game's default)"""
     imitate: str = ""
@@ -214,8 +228,14 @@ class Args:
         game_options(self)
         if self.net_arch is not None:
             parse_int_list("net_arch", self.net_arch, example="256,256")
+        if self.network == "planes" and self.game not in PLANES_NETS:
+            raise InvalidConfigError(
+                f"--network planes is not allowed for {self.game} (its observation has no "
+                f"board planes); allowed: flat or auto, or a game of {', '.join(PLANES_NETS)}"
+            )
 
 
+NETWORKS = ("auto", "planes", "flat")
 ARGS_ALLOWED: dict[str, Allowed] = {
     "timesteps": at_least(1) | NONE,
     "n_envs": at_least(1),
@@ -239,6 +259,7 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "torch_threads": at_least(0),
     "workers": at_least(1),
     "backend": Allowed(lambda v: v in BACKENDS, ", ".join(BACKENDS)),
+    "network": Allowed(lambda v: v in NETWORKS, ", ".join(NETWORKS)),
 }
 
 
@@ -265,6 +286,40 @@ def hyperparameters(args: Args) -> dict:
         if getattr(args, name) is not None:
             table[name] = getattr(args, name)
     return table
+
+
+def policy_kwargs(args: Args) -> dict:
+    """The policy's networks: the dense layers of ``net_arch``, behind a PlanesExtractor
+    where ``--network`` (auto: the game's entry in PLANES_NETS) asks for one."""
+    hp = hyperparameters(args)
+    kwargs: dict = dict(net_arch=parse_int_list("net_arch", hp["net_arch"], example="256,256"))
+    if args.network != "flat" and args.game in PLANES_NETS:
+        from agents.networks import PlanesExtractor
+
+        kwargs.update(
+            features_extractor_class=PlanesExtractor,
+            features_extractor_kwargs=dict(
+                planes=make_rules(args.game).planes_shape, **PLANES_NETS[args.game]
+            ),
+        )
+    return kwargs
+
+
+def new_model(args: Args, env, tensorboard_log: str | None = None) -> MaskablePPO:
+    """A fresh MaskablePPO of the game's hyperparameters (with ``args``' overrides)."""
+    hp = hyperparameters(args)
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
+        tensorboard_log=tensorboard_log,
+        policy_kwargs=policy_kwargs(args),
+        rollout_buffer_class=EnvMajorRolloutBuffer,
+        learning_rate=learning_rate_schedule(hp["learning_rate"], hp["anneal_lr"]),
+        **{k: v for k, v in hp.items() if k not in ("net_arch", "learning_rate", "anneal_lr")},
+    )
 
 
 def learning_rate_schedule(rate: float, anneal: bool):
@@ -742,18 +797,7 @@ def _train(args: Args, run_dir: Path, pool: SelfPlayPool | None, env) -> None:
     hp = hyperparameters(args)
     model = load_checkpoint(run_dir, env) if args.resume else None
     if model is None:
-        arch = parse_int_list("net_arch", hp["net_arch"], example="256,256")
-        model = MaskablePPO(
-            "MlpPolicy",
-            env,
-            seed=args.seed,
-            device="cpu",
-            verbose=0,
-            tensorboard_log=str(run_dir / "tb"),
-            policy_kwargs=dict(net_arch=arch),
-            learning_rate=learning_rate_schedule(hp["learning_rate"], hp["anneal_lr"]),
-            **{k: v for k, v in hp.items() if k not in ("net_arch", "learning_rate", "anneal_lr")},
-        )
+        model = new_model(args, env, tensorboard_log=str(run_dir / "tb"))
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(
             json.dumps({"args": asdict(args), "hyperparameters": hp}, indent=2)

@@ -75,6 +75,8 @@ import numpy as np
 from boardgame_envs.carcassonne_castle.castle import (
     BOARD_SIZE,
     CELL_GRID,
+    GRID_H,
+    GRID_W,
     NUM_GRID,
 )
 from boardgame_envs.carcassonne_castle.data import (
@@ -94,7 +96,10 @@ from boardgame_envs.carcassonne_castle.rules import (
 )
 
 SPATIAL_CHANNELS = 105
-SPATIAL_SHAPE = (SPATIAL_CHANNELS, 11, 12)
+SPATIAL_SHAPE = (SPATIAL_CHANNELS, GRID_H, GRID_W)  # (105, 11, 12)
+#: The spatial block as (channels, rows, columns): the observation's first
+#: ``prod(PLANES)`` values, reshaped in C order (the env's ``layout="planes"``).
+PLANES = SPATIAL_SHAPE
 SPATIAL_SIZE = SPATIAL_CHANNELS * NUM_GRID  # 13860
 # spatial channels
 PLAYABLE, NOT_PLAYABLE, GATE, OCCUPIED = 0, 1, 2, 3

@@ -7,6 +7,10 @@ Agents              ``player_0 … player_{n-1}`` (seat i is ``player_i``)
 Action space        ``Discrete(rules.action_size)``, the same for every player count
 Observation space   ``Dict(observation=Box(float32, rules.observation_shape),
                     action_mask=Box(int8, (rules.action_size,)))``
+Layout              ``layout="flat"`` (default): the observation as one vector, as above.
+                    ``"planes"`` (games with ``rules.planes_shape``: Carcassonne, Tahiti,
+                    Wasabi): ``observation=Dict(planes=Box(float32, (C, H, W)),
+                    vector=Box(float32, (V,)))``, the same values split (planes first)
 Observation         encoded from ``state.view(seat)`` only, from that seat's point of view;
                     the mask is all zeros for an agent that is not to decide
 Rewards             ``"outcome"`` (default): 0 until the end, then per player
@@ -46,6 +50,8 @@ from boardgame_envs.core.rules import (
 )
 
 REWARD_MODES = ("outcome", "score")
+#: Observation layouts: one flat vector, or spatial planes and a vector (games with planes).
+LAYOUTS = ("flat", "planes")
 
 
 def agent_name(seat: int) -> str:
@@ -70,6 +76,7 @@ class TurnBasedEnv(AECEnv):
         auto_resolve: bool = False,
         max_steps: int | None = None,
         score_reward_scale: float | None = None,
+        layout: str = "flat",
         **options: Any,
     ) -> None:
         super().__init__()
@@ -102,6 +109,9 @@ class TurnBasedEnv(AECEnv):
                 f"score_reward_scale={score_reward_scale!r} is not allowed; allowed: a finite "
                 "number, or None (the game's own scale)"
             )
+        self.layout = check_layout(rules, layout)
+        #: (C, H, W) under ``layout="planes"``, else None (observations are flat).
+        self.planes_shape = rules.planes_shape if self.layout == "planes" else None
         self.render_mode = render_mode
         self.reward_mode = reward
         self.auto_resolve = bool(auto_resolve)
@@ -117,7 +127,18 @@ class TurnBasedEnv(AECEnv):
         self.possible_agents = [agent_name(seat) for seat in range(self.num_players)]
         self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
         low, high = rules.observation_bounds
-        obs_box = gymnasium.spaces.Box(low, high, rules.observation_shape, np.float32)
+        if self.planes_shape is None:
+            obs_box = gymnasium.spaces.Box(low, high, rules.observation_shape, np.float32)
+        else:
+            (size,) = rules.observation_shape
+            obs_box = gymnasium.spaces.Dict(
+                {
+                    "planes": gymnasium.spaces.Box(low, high, self.planes_shape, np.float32),
+                    "vector": gymnasium.spaces.Box(
+                        low, high, (size - math.prod(self.planes_shape),), np.float32
+                    ),
+                }
+            )
         mask_box = gymnasium.spaces.Box(0, 1, (rules.action_size,), np.int8)
         space = gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
         self.observation_spaces = {agent: space for agent in self.possible_agents}
@@ -154,9 +175,12 @@ class TurnBasedEnv(AECEnv):
             self._accumulate_rewards()
         self._select_agent()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, Any]:
         view = self.state.view(self.agent_name_mapping[agent])
-        return {"observation": view.observation(), "action_mask": int8_mask(view)}
+        observation = view.observation()
+        if self.planes_shape is not None:
+            observation = split_planes(observation, self.planes_shape)
+        return {"observation": observation, "action_mask": int8_mask(view)}
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
@@ -243,6 +267,30 @@ def check_flag(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise InvalidConfigError(f"{name}={value!r} is not allowed; allowed: True or False")
     return bool(value)
+
+
+def check_layout(rules: Rules, layout: Any) -> str:
+    """The ``layout`` keyword: one of :data:`LAYOUTS`, and ``"planes"`` only for a game
+    whose encoding has spatial planes (``rules.planes_shape``)."""
+    allowed = LAYOUTS if rules.planes_shape is not None else ("flat",)
+    if not isinstance(layout, str) or layout not in allowed:
+        planes = isinstance(layout, str) and layout == "planes"
+        why = f" for {rules.name} (no spatial planes)" if planes else ""
+        raise InvalidConfigError(
+            f"layout={layout!r} is not allowed{why}; allowed: {', '.join(map(repr, allowed))}"
+        )
+    return layout
+
+
+def split_planes(observation: np.ndarray, planes_shape: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """A flat observation as ``{"planes": (C, H, W), "vector": (V,)}``: its first
+    ``prod(planes_shape)`` values reshaped in C order, then the rest.
+
+    Both are views of ``observation``: pass a fresh array (``view.observation()`` encodes
+    a new one at every call), never a buffer that something else keeps.
+    """
+    size = math.prod(planes_shape)
+    return {"planes": observation[:size].reshape(planes_shape), "vector": observation[size:]}
 
 
 def is_finite_number(value: Any) -> bool:

@@ -124,8 +124,9 @@ class Rules(abc.ABC):
     score_reward_scale: ClassVar[float] = 1.0
 
     #: Module that turns a view into a tensor: defines ``OBSERVATION_SHAPE``,
-    #: ``OBSERVATION_BOUNDS`` (low, high) and ``encode(view)``. Imported on first use, so
-    #: that the rules engine never depends on its encoding.
+    #: ``OBSERVATION_BOUNDS`` (low, high) and ``encode(view)``, and may define ``PLANES``
+    #: (see :attr:`planes_shape`). Imported on first use, so that the rules engine never
+    #: depends on its encoding.
     encoding_module: ClassVar[str]
     #: Module that defines ``render_text(state, seat)`` (and ``render_rgb(state)`` if any).
     render_module: ClassVar[str]
@@ -168,6 +169,19 @@ class Rules(abc.ABC):
     def observation_shape(self) -> tuple[int, ...]:
         """Shape of the encoded observation, the same for every player count."""
         return tuple(self.encoding.OBSERVATION_SHAPE)
+
+    @property
+    def planes_shape(self) -> tuple[int, int, int] | None:
+        """``(channels, rows, columns)`` of the observation's spatial planes, or None for a
+        game without them.
+
+        The flat observation starts with those planes: its first ``prod(planes_shape)``
+        values, reshaped in C order, are the planes, and the rest is a vector of features
+        (the envs' ``layout="planes"`` splits it so). Read from the encoding module's
+        ``PLANES`` (None when it has none).
+        """
+        planes = getattr(self.encoding, "PLANES", None)
+        return None if planes is None else tuple(planes)
 
     @property
     def observation_bounds(self) -> tuple[float, float]:

@@ -4,6 +4,11 @@
 Observation space   ``Box(float32, rules.observation_shape)``: the learner's observation;
                     with ``observe_mask=True`` the legal-action mask (0/1) is appended, so
                     the policy network sees which actions are legal, not only its logits
+Layout              ``layout="flat"`` (default): as above. ``"planes"`` (games with
+                    ``rules.planes_shape``: Carcassonne, Tahiti, Wasabi):
+                    ``Dict(planes=Box(float32, (C, H, W)), vector=Box(float32, (V,)))``,
+                    the same values split (planes first); ``observe_mask=True`` appends
+                    the mask to ``vector`` (``V + action_size``)
 Action space        ``Discrete(rules.action_size)``; ``action_masks()`` gives the legal
                     ones (sb3-contrib's MaskablePPO reads it)
 Opponents           an agent (an object with ``act(view)``), anything with
@@ -33,7 +38,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from boardgame_envs.core.env import TurnBasedEnv, agent_name, check_flag
+from boardgame_envs.core.env import TurnBasedEnv, agent_name, check_flag, split_planes
 from boardgame_envs.core.rules import (
     IllegalActionError,
     InvalidConfigError,
@@ -62,6 +67,7 @@ class SingleAgentEnv(gymnasium.Env):
         illegal_action: str = "lose",
         observe_mask: bool = False,
         render_mode: str | None = None,
+        layout: str = "flat",
         **options: Any,
     ) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
@@ -78,6 +84,7 @@ class SingleAgentEnv(gymnasium.Env):
             render_mode=render_mode,
             reward=reward,
             auto_resolve=auto_resolve,
+            layout=layout,  # checked there (a game without planes takes "flat" only)
             **options,
         )
         self.rules = rules
@@ -94,7 +101,14 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.metadata = {"render_modes": self.game.metadata["render_modes"], "render_fps": 1}
         self.observe_mask = bool(observe_mask)
-        self.observation_space = observation_space(rules, observe_mask)
+        self.layout = self.game.layout
+        #: (C, H, W) under ``layout="planes"``, else None (observations are flat).
+        self.planes_shape = self.game.planes_shape
+        self.observation_space = (
+            observation_space(rules, observe_mask)
+            if self.planes_shape is None
+            else planes_observation_space(rules, observe_mask)
+        )
         self.action_space = self.game.action_spaces["player_0"]
         self.learner_seat = 0
         self.opponents: dict[int, Any] = {}
@@ -105,7 +119,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
-    ) -> tuple[np.ndarray, dict]:
+    ) -> tuple[np.ndarray | dict[str, np.ndarray], dict]:
         super().reset(seed=seed)
         rng = self.np_random
         self.game.reset(seed=int(rng.integers(2**63)))
@@ -124,7 +138,9 @@ class SingleAgentEnv(gymnasium.Env):
         info["reward_before_first_turn"] = reward
         return obs, info
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(
+        self, action: int
+    ) -> tuple[np.ndarray | dict[str, np.ndarray], float, bool, bool, dict]:
         learner = agent_name(self.learner_seat)
         if self.game.agent_selection != learner or self._done():
             raise RuntimeError("step() called when the episode is over; call reset()")
@@ -171,8 +187,11 @@ class SingleAgentEnv(gymnasium.Env):
             reward += self.game.rewards[learner]
         return reward
 
-    def _observation(self) -> np.ndarray:
-        return observe(self.state.view(self.learner_seat), self.observe_mask)
+    def _observation(self) -> np.ndarray | dict[str, np.ndarray]:
+        view = self.state.view(self.learner_seat)
+        if self.planes_shape is None:
+            return observe(view, self.observe_mask)
+        return observe_planes(view, self.observe_mask, self.planes_shape)
 
     def _info(self) -> dict:
         return {"learner_seat": self.learner_seat}
@@ -186,12 +205,49 @@ def observation_space(rules: Rules, observe_mask: bool) -> gymnasium.spaces.Box:
     return gymnasium.spaces.Box(min(low, 0.0), max(high, 1.0), (size,), np.float32)
 
 
+def planes_observation_space(rules: Rules, observe_mask: bool) -> gymnasium.spaces.Dict:
+    """The space of :func:`observe_planes` (``layout="planes"``): ``planes`` and ``vector``
+    within the rules' bounds; with the mask appended, ``vector`` is widened to [0, 1] as
+    the flat space is."""
+    planes_shape = rules.planes_shape
+    if planes_shape is None:
+        raise InvalidConfigError(f"{rules.name} has no spatial planes; allowed layout: 'flat'")
+    low, high = rules.observation_bounds
+    (size,) = rules.observation_shape
+    size -= int(np.prod(planes_shape))
+    vector_low, vector_high = low, high
+    if observe_mask:
+        size += rules.action_size
+        vector_low, vector_high = min(low, 0.0), max(high, 1.0)
+    return gymnasium.spaces.Dict(
+        {
+            "planes": gymnasium.spaces.Box(low, high, planes_shape, np.float32),
+            "vector": gymnasium.spaces.Box(vector_low, vector_high, (size,), np.float32),
+        }
+    )
+
+
 def observe(view, observe_mask: bool) -> np.ndarray:
-    """A seat's policy input: its observation, with its legal-action mask appended."""
+    """A seat's policy input (``layout="flat"``): its observation, with its legal-action
+    mask appended when ``observe_mask``."""
     observation = view.observation()
     if not observe_mask:
         return observation
     return np.concatenate([observation.ravel(), view.legal_action_mask().astype(np.float32)])
+
+
+def observe_planes(
+    view, observe_mask: bool, planes_shape: tuple[int, ...]
+) -> dict[str, np.ndarray]:
+    """A seat's policy input (``layout="planes"``): ``{"planes": (C, H, W), "vector": (V,)}``,
+    the observation's first ``prod(planes_shape)`` values reshaped in C order and the rest
+    (``planes_shape`` is ``rules.planes_shape``); with ``observe_mask`` the legal-action
+    mask (0/1) is appended to ``vector``. The same values as :func:`observe`, in order."""
+    split = split_planes(view.observation(), planes_shape)  # a fresh array: views are safe
+    if observe_mask:
+        mask = view.legal_action_mask().astype(np.float32)
+        split["vector"] = np.concatenate([split["vector"], mask])
+    return split
 
 
 def as_opponent(opponent: Any) -> Any:

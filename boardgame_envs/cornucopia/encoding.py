@@ -104,6 +104,8 @@ OBSERVATION_SIZE = 177
 OBSERVATION_SHAPE = (OBSERVATION_SIZE,)
 #: Chip counts are divided by 10 and clipped at 100 chips; every other slot is in [0, 1].
 OBSERVATION_BOUNDS = (0.0, 10.0)
+#: No spatial planes: the env's ``layout="planes"`` is refused for this game.
+PLANES = None
 CHIP_CLIP = 100
 
 _PHASE_INDEX = {DECLARE: 0, BID: 1, BET: 2, CARD: 3}

@@ -72,6 +72,8 @@ OBSERVATION_SHAPE = (OBSERVATION_SIZE,)
 #: Every slot is in [0, 1] except the match totals, in [-0.4, 2.6] for any ``rounds`` (see
 #: the module docstring) and the sizes of hand-built positions (at most 2).
 OBSERVATION_BOUNDS = (-1.0, 3.0)
+#: No spatial planes: the env's ``layout="planes"`` is refused for this game.
+PLANES = None
 
 
 def match_total_scale(rounds: int) -> float:

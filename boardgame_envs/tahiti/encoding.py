@@ -74,6 +74,7 @@ from boardgame_envs.tahiti.data import (
     CUBES_PER_KIND,
     FISHING,
     GRID_RADIUS,
+    GRID_SIDE,
     HOME,
     ISLAND_SLOTS,
     ISLANDS,
@@ -134,6 +135,10 @@ VECTOR_SIZE = 399
 OBSERVATION_SIZE = VECTOR + VECTOR_SIZE  # 10507
 OBSERVATION_SHAPE = (OBSERVATION_SIZE,)
 OBSERVATION_BOUNDS = (-1.0, 1.0)
+#: The board planes as (planes, rows, columns), rows ``q + 9`` and columns ``r + 9``: the
+#: observation's first ``prod(PLANES)`` values, reshaped in C order (the env's
+#: ``layout="planes"``).
+PLANES = (NUM_PLANES, GRID_SIDE, GRID_SIDE)  # (28, 19, 19)
 
 _PHASE_INDEX = {phase: PHASE + i for i, phase in enumerate(PHASES)}
 

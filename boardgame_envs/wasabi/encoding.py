@@ -103,6 +103,7 @@ from boardgame_envs.wasabi.data import (
     NUM_CELLS,
     NUM_KINDS,
     RECIPES,
+    ROWS,
     TOKENS,
 )
 from boardgame_envs.wasabi.rules import (
@@ -155,6 +156,9 @@ OBSERVATION_SIZE = PENDING_KIND + 17
 OBSERVATION_SHAPE = (OBSERVATION_SIZE,)
 #: Every slot is in [0, 1] except cards per type (≤ 2) and the clipped cubes and scores.
 OBSERVATION_BOUNDS = (0.0, 4.0)
+#: The board tensor as (planes, rows, columns): the observation's first ``prod(PLANES)``
+#: values, reshaped in C order (the env's ``layout="planes"``).
+PLANES = (NUM_PLANES, ROWS, GRID_COLUMNS)  # (40, 6, 7)
 CLIP = OBSERVATION_BOUNDS[1]
 
 # Opponent block offsets (relative to the block).
