@@ -26,6 +26,9 @@ REPO = Path(__file__).resolve().parents[1]
 def tiny_args(tmp_path, **overrides) -> train_ppo.Args:
     values = dict(
         timesteps=256,
+        opponent="random=0.5,heuristic=0.5",
+        reward="outcome",
+        imitate="",
         n_envs=2,
         n_steps=64,
         batch_size=64,
@@ -220,8 +223,11 @@ def test_cli_list_and_errors(capsys):
     assert "unknown game 'chess'" in capsys.readouterr().err
 
 
-def test_bench_on_a_tiny_budget(tmp_path):
+def test_bench_on_a_tiny_budget(tmp_path, monkeypatch):
+    timed = []
+    monkeypatch.setattr(bench, "learner_rate", lambda game, steps: timed.append(game) or 1.5)
     report = bench.main(bench.Args(seconds=0.05, out=str(tmp_path / "bench.json")))
+    assert report["learner_steps_per_s"] == dict.fromkeys(GAMES, 2) and timed == list(GAMES)
     expected = {
         (g, n)
         for g, info in GAMES.items()
@@ -230,6 +236,13 @@ def test_bench_on_a_tiny_budget(tmp_path):
     assert {(r["game"], r["num_players"]) for r in report["results"]} == expected
     assert all(r["aec_steps_per_s"] > 0 and r["engine_steps_per_s"] > 0 for r in report["results"])
     assert json.loads((tmp_path / "bench.json").read_text())["connect_four_steps_per_s"] > 0
+
+
+def test_bench_learner_rate_trains_with_the_games_defaults():
+    rate = bench.learner_rate(
+        "wasabi", 64, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, net_arch="16"
+    )
+    assert rate > 0
 
 
 def test_demo_end_to_end_on_a_tiny_budget(tmp_path, capsys):

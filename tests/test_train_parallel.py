@@ -24,6 +24,8 @@ SELF_PLAY = "self-play=0.5,heuristic=0.3,random=0.2"
 def tiny_args(tmp_path, **overrides) -> train_ppo.Args:
     values = dict(
         opponent=SELF_PLAY,
+        reward="outcome",
+        imitate="",
         timesteps=256,
         n_envs=4,
         n_steps=32,

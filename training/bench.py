@@ -39,9 +39,20 @@ class Args:
     """seed of the random play"""
     out: str = "bench_results/bench.json"
     """JSON file for the results ("" = print only)"""
+    learner_steps: int = 16_384
+    """PPO learner steps timed per game (2 players, ``train``'s defaults for the game: its
+    opponents, network and workers), after one untimed rollout; 0: skip"""
 
     def __post_init__(self) -> None:
-        check_fields(self, {"seconds": POSITIVE, "repeats": at_least(1), "seed": at_least(0)})
+        check_fields(
+            self,
+            {
+                "seconds": POSITIVE,
+                "repeats": at_least(1),
+                "seed": at_least(0),
+                "learner_steps": at_least(0),
+            },
+        )
 
 
 def random_play_aec(env, seconds: float, seed: int) -> float:
@@ -117,6 +128,27 @@ def determinizations_rate(rules, positions: list, seconds: float, seed: int) -> 
     return done / (time.process_time() - start)
 
 
+def learner_rate(game: str, steps: int, **train_args) -> float:
+    """PPO learner steps per second of wall-clock time (the env workers run in processes of
+    their own) with ``train``'s defaults for ``game``, timed after one rollout (which
+    starts the workers and first fills the rollout buffer)."""
+    import torch
+
+    from training import train_ppo
+
+    args = train_ppo.Args(game=game, progress=False, **train_args)
+    torch.set_num_threads(args.torch_threads)
+    env = train_ppo.make_vec_env(args, None)
+    try:
+        model = train_ppo.new_model(args, env)
+        model.learn(model.n_steps * model.n_envs)
+        done, started = model.num_timesteps, time.perf_counter()
+        model.learn(steps, reset_num_timesteps=False)  # (whole rollouts: steps or more)
+        return (model.num_timesteps - done) / (time.perf_counter() - started)
+    finally:
+        env.close()
+
+
 def connect_four_rate(seconds: float, seed: int) -> float:
     import pettingzoo
 
@@ -162,6 +194,11 @@ def main(args: Args) -> dict:
                     )
                 )
             rows.append(row)
+    learner = (
+        {game: round(learner_rate(game, args.learner_steps)) for game in ids}
+        if args.learner_steps
+        else {}
+    )
     yardstick = max(yardsticks)
     print(
         f"connect_four_v3 raw_env: {yardstick:,.0f} steps/s of CPU time (best of "
@@ -181,8 +218,16 @@ def main(args: Args) -> dict:
             f"{row['game']:<22}{row['num_players']:>8}{row['aec_steps_per_s']:>14,}"
             f"{row['ratio_to_connect_four']:>8.2f}{row['engine_steps_per_s']:>16,}{search}"
         )
+    if learner:
+        print(
+            f"PPO learner steps/s (2 players, train's defaults per game, {args.learner_steps:,}"
+            " steps after one rollout, wall-clock):"
+        )
+        for game, rate in learner.items():
+            print(f"{game:<22}{rate:>8,}")
     report = {
         "args": asdict(args),
+        "learner_steps_per_s": learner,
         "machine": {"python": platform.python_version(), "processor": platform.machine()},
         "connect_four_steps_per_s": round(yardstick),
         "results": rows,

@@ -4,8 +4,8 @@ workers, local and Ray, on this machine.
     python -m training.scaling league cornucopia heuristic,random 300
     python -m training.scaling train cornucopia 16384
 
-Each setting is timed from its first game (or PPO step) to its last; starting the workers or
-Ray is not counted. The 1-minute load average before each run is printed beside it.
+A league is timed from its first game to its last, training after one untimed rollout
+(``bench.learner_rate``); starting the workers or Ray is not counted. The 1-minute load average before each run is printed beside it.
 """
 
 from __future__ import annotations
@@ -41,20 +41,9 @@ def league_rate(game: str, agents: str, games: int, backend: str, workers: int) 
 
 
 def learner_rate(game: str, steps: int, backend: str, workers: int) -> float:
-    import torch
+    from training.bench import learner_rate
 
-    from training import train_ppo
-
-    args = train_ppo.Args(game=game, workers=workers, backend=backend, progress=False)
-    torch.set_num_threads(args.torch_threads)
-    env = train_ppo.make_vec_env(args, None)
-    try:
-        model = train_ppo.new_model(args, env)
-        started = time.perf_counter()
-        model.learn(steps)
-        return model.num_timesteps / (time.perf_counter() - started)
-    finally:
-        env.close()
+    return learner_rate(game, steps, backend=backend, workers=workers)
 
 
 def main(argv: list[str]) -> None:

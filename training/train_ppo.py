@@ -114,7 +114,17 @@ PLANES_NETS: dict[str, dict] = {
 }
 EVAL_OPPONENTS = ["random", "heuristic"]
 EVAL_SEED = 1_000_000_000  # evaluation deals never overlap training seeds
-DEFAULT_TIMESTEPS = 200_000
+#: What ``train --game G`` does when only the game is given, beside its HYPERPARAMS: the
+#: training length, the opponents, the reward and the warm start. Args override them.
+RECIPES: dict[str, dict] = {
+    "default": dict(
+        timesteps=200_000,
+        opponent="random=0.5,heuristic=0.5",
+        reward="outcome",
+        imitate="",
+        imitation_games=2000,
+    ),
+}
 
 
 @dataclass
@@ -123,18 +133,18 @@ class Args:
     """game id (see ``boardgame-envs list``)"""
     num_players: int = 2
     """players at the table (the learner takes one seat, drawn at random each episode)"""
-    opponent: str = "random=0.5,heuristic=0.5"
+    opponent: str | None = None
     """opponents: random, heuristic, self-play, ppo:<path>, or a weighted mix such as
-    "self-play=0.6,heuristic=0.2,random=0.2" """
+    "self-play=0.6,heuristic=0.2,random=0.2" (None: the game's recipe, RECIPES)"""
     timesteps: int | None = None
-    """total learner decisions to train for (None: 200,000; with --resume, the run's saved
-    target)"""
+    """total learner decisions to train for (None: the game's recipe; with --resume, the
+    run's saved target)"""
     n_envs: int = 16
     """environments stepped together"""
     seed: int = 0
     """seeds the environments, the opponents and the network"""
-    reward: str = "outcome"
-    """reward mode of the env: outcome or score"""
+    reward: str | None = None
+    """reward mode of the env: outcome or score (None: the game's recipe)"""
     score_reward_scale: float | None = None
     """weight of the score shaping under --reward score (None: the game's own scale)"""
     observe_mask: bool = True
@@ -165,11 +175,12 @@ class Args:
     layers), or auto (planes where the game has them)"""
     anneal_lr: bool | None = None
     """decay the learning rate linearly to 0 over the run (None: the game's default)"""
-    imitate: str = ""
+    imitate: str | None = None
     """warm start: before PPO, fit the policy to this agent's choices and the value network
-    to its returns (behaviour cloning), e.g. "heuristic" ("" = start from scratch)"""
-    imitation_games: int = 2000
-    """episodes of the imitated agent to learn from"""
+    to its returns (behaviour cloning), e.g. "heuristic" ("" = start from scratch; None: the
+    game's recipe)"""
+    imitation_games: int | None = None
+    """episodes of the imitated agent to learn from (None: the game's recipe)"""
     imitation_epochs: int = 8
     """passes over those decisions"""
     eval_every: int = 50_000
@@ -205,6 +216,10 @@ class Args:
     """show a progress bar"""
 
     def __post_init__(self) -> None:
+        recipe = RECIPES.get(self.game, RECIPES["default"])
+        for name in ("opponent", "reward", "imitate", "imitation_games"):
+            if getattr(self, name) is None:
+                setattr(self, name, recipe[name])
         check_fields(self, ARGS_ALLOWED)
         if self.reward not in REWARD_MODES:
             raise InvalidConfigError(
@@ -775,7 +790,8 @@ def main(args: Args) -> Path:
     if args.resume:
         args = _resumed_args(args)
     elif args.timesteps is None:
-        args = dataclasses.replace(args, timesteps=DEFAULT_TIMESTEPS)
+        recipe = RECIPES.get(args.game, RECIPES["default"])
+        args = dataclasses.replace(args, timesteps=recipe["timesteps"])
     make_rules(args.game).check_num_players(args.num_players)
     if args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)

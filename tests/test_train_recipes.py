@@ -1,0 +1,125 @@
+"""Per-game training: every game's recipe runs end to end (tiny budgets), the planes
+network, and the env-major rollout buffer."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+import torch
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+from agents import make_agent
+from agents.networks import PlanesExtractor
+from boardgame_envs import GAMES, InvalidConfigError, make_rules
+from boardgame_envs.core.env import split_planes
+from training import train_ppo
+from training.rollout_buffer import EnvMajorRolloutBuffer
+
+
+def tiny(tmp_path, game: str, **overrides) -> train_ppo.Args:
+    values = dict(
+        game=game,
+        timesteps=128,
+        n_envs=2,
+        n_steps=64,
+        batch_size=64,
+        n_epochs=1,
+        imitation_games=2,
+        eval_every=0,
+        eval_games=1,
+        checkpoint_every=0,
+        out_dir=str(tmp_path),
+        run_name="run",
+        progress=False,
+    )
+    values.update(overrides)
+    return train_ppo.Args(**values)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_trains_with_its_recipe_and_the_policy_plays_a_game(tmp_path, game):
+    args = tiny(tmp_path, game)
+    recipe = train_ppo.RECIPES.get(game, train_ppo.RECIPES["default"])
+    assert (args.opponent, args.reward, args.imitate) == (
+        recipe["opponent"],
+        recipe["reward"],
+        recipe["imitate"],
+    )
+    run_dir = train_ppo.main(args)
+
+    agent = make_agent(f"ppo:{run_dir}", game)
+    uses_planes = isinstance(agent.model.policy.features_extractor, PlanesExtractor)
+    assert uses_planes == (game in train_ppo.PLANES_NETS)
+    heuristic = make_agent("heuristic", game)
+    state = make_rules(game).new_state(num_players=2, seed=3)
+    seats = [agent, heuristic]
+    while not state.is_terminal():
+        seat = state.current_player
+        action = seats[seat].act(state.view(seat))
+        assert state.view(seat).legal_action_mask()[action]
+        state.apply(action)
+    assert state.winners()
+
+
+def test_recipe_fields_given_explicitly_win_over_the_recipe(tmp_path):
+    args = tiny(tmp_path, "cornucopia", opponent="random", imitate="", reward="score")
+    assert (args.opponent, args.imitate, args.reward) == ("random", "", "score")
+
+
+def test_network_option(tmp_path):
+    planes = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi"))
+    assert planes["features_extractor_class"] is PlanesExtractor
+    assert planes["features_extractor_kwargs"]["planes"] == make_rules("wasabi").planes_shape
+    flat = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi", network="flat"))
+    assert "features_extractor_class" not in flat
+    assert "features_extractor_class" not in train_ppo.policy_kwargs(tiny(tmp_path, "cornucopia"))
+    with pytest.raises(InvalidConfigError, match="no board planes"):
+        tiny(tmp_path, "cornucopia", network="planes")
+    with pytest.raises(InvalidConfigError, match="auto, planes, flat"):
+        tiny(tmp_path, "wasabi", network="cnn")
+
+
+@pytest.mark.parametrize("game", sorted(train_ppo.PLANES_NETS))
+def test_planes_extractor_reads_the_flat_and_the_dict_layout_alike(game):
+    rules = make_rules(game)
+    (size,) = rules.observation_shape
+    planes_shape = rules.planes_shape
+    flat_space = gymnasium.spaces.Box(0, 10, (size,), np.float32)
+    dict_space = gymnasium.spaces.Dict(
+        planes=gymnasium.spaces.Box(0, 10, planes_shape, np.float32),
+        vector=gymnasium.spaces.Box(0, 10, (size - int(np.prod(planes_shape)),), np.float32),
+    )
+    torch.manual_seed(0)
+    flat = PlanesExtractor(flat_space, planes_shape, channels=4)
+    split = PlanesExtractor(dict_space, planes_shape, channels=4)
+    split.load_state_dict(flat.state_dict())
+    state = rules.new_state(num_players=2, seed=1)
+    observation = state.view(0).observation()
+    parts = split_planes(observation, planes_shape)
+    with torch.no_grad():
+        from_flat = flat(torch.as_tensor(observation)[None])
+        from_dict = split({k: torch.as_tensor(v)[None] for k, v in parts.items()})
+    assert from_flat.shape == (1, flat.features_dim)
+    assert torch.allclose(from_flat, from_dict)
+
+
+def test_env_major_buffer_trains_the_very_model_sb3s_buffer_trains(tmp_path, monkeypatch):
+    args = tiny(tmp_path, "wasabi", n_steps=32, batch_size=16, n_epochs=2, net_arch="16")
+
+    def trained(buffer_class):
+        monkeypatch.setattr(train_ppo, "EnvMajorRolloutBuffer", buffer_class)
+        env = train_ppo.make_vec_env(args, None)
+        try:
+            model = train_ppo.new_model(args, env)
+            assert type(model.rollout_buffer) is buffer_class
+            model.learn(128)  # two rollouts: the kept array is reused
+        finally:
+            env.close()
+        return model.policy.state_dict()
+
+    theirs = trained(MaskableRolloutBuffer)
+    ours = trained(EnvMajorRolloutBuffer)
+    assert theirs.keys() == ours.keys()
+    for name in theirs:
+        assert torch.equal(theirs[name], ours[name]), name
