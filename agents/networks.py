@@ -29,7 +29,11 @@ from torch import nn
 class PlanesExtractor(BaseFeaturesExtractor):
     """Planes → 1×1 convolution (``channels``), then ``depth`` 3×3 convolutions, each
     ReLU; flattened to ``plane_features`` by a dense layer. Vector → ``vector_features``
-    by a dense layer with ReLU. The output is both, concatenated."""
+    by a dense layer with ReLU. The output is both, concatenated.
+
+    ``broadcast`` > 0 also projects the vector to that many values and lays them on every
+    cell as extra input planes, so that the convolutions can weigh each cell by what the
+    seat holds (in Wasabi!, whether a cell's kind fits one of its recipes)."""
 
     def __init__(
         self,
@@ -39,6 +43,7 @@ class PlanesExtractor(BaseFeaturesExtractor):
         depth: int = 1,
         plane_features: int = 128,
         vector_features: int = 128,
+        broadcast: int = 0,
     ) -> None:
         super().__init__(observation_space, plane_features + vector_features)
         self.planes = tuple(int(n) for n in planes)
@@ -54,7 +59,10 @@ class PlanesExtractor(BaseFeaturesExtractor):
                 f"observation's {int(np.prod(observation_space.shape))}"
             )
         in_channels, rows, columns = self.planes
-        layers: list[nn.Module] = [nn.Conv2d(in_channels, channels, 1), nn.ReLU()]
+        self.broadcast = (
+            nn.Sequential(nn.Linear(vector_size, broadcast), nn.ReLU()) if broadcast else None
+        )
+        layers: list[nn.Module] = [nn.Conv2d(in_channels + broadcast, channels, 1), nn.ReLU()]
         for _ in range(depth):
             layers += [nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU()]
         self.cnn = nn.Sequential(
@@ -72,4 +80,8 @@ class PlanesExtractor(BaseFeaturesExtractor):
         else:
             planes = observations[:, : self.plane_size].reshape(-1, *self.planes)
             vector = observations[:, self.plane_size :]
+        if self.broadcast is not None:
+            _, rows, columns = self.planes
+            spread = self.broadcast(vector)[:, :, None, None].expand(-1, -1, rows, columns)
+            planes = torch.cat([planes, spread], dim=1)
         return torch.cat([self.cnn(planes), self.vector(vector)], dim=1)

@@ -90,18 +90,19 @@ def test_planes_extractor_reads_the_flat_and_the_dict_layout_alike(game):
         planes=gymnasium.spaces.Box(0, 10, planes_shape, np.float32),
         vector=gymnasium.spaces.Box(0, 10, (size - int(np.prod(planes_shape)),), np.float32),
     )
-    torch.manual_seed(0)
-    flat = PlanesExtractor(flat_space, planes_shape, channels=4)
-    split = PlanesExtractor(dict_space, planes_shape, channels=4)
-    split.load_state_dict(flat.state_dict())
     state = rules.new_state(num_players=2, seed=1)
     observation = state.view(0).observation()
     parts = split_planes(observation, planes_shape)
-    with torch.no_grad():
-        from_flat = flat(torch.as_tensor(observation)[None])
-        from_dict = split({k: torch.as_tensor(v)[None] for k, v in parts.items()})
-    assert from_flat.shape == (1, flat.features_dim)
-    assert torch.allclose(from_flat, from_dict)
+    for broadcast in (0, 3):
+        torch.manual_seed(0)
+        flat = PlanesExtractor(flat_space, planes_shape, channels=4, broadcast=broadcast)
+        split = PlanesExtractor(dict_space, planes_shape, channels=4, broadcast=broadcast)
+        split.load_state_dict(flat.state_dict())
+        with torch.no_grad():
+            from_flat = flat(torch.as_tensor(observation)[None])
+            from_dict = split({k: torch.as_tensor(v)[None] for k, v in parts.items()})
+        assert from_flat.shape == (1, flat.features_dim)
+        assert torch.allclose(from_flat, from_dict)
 
 
 def test_env_major_buffer_trains_the_very_model_sb3s_buffer_trains(tmp_path, monkeypatch):
