@@ -5,7 +5,8 @@ workers, local and Ray, on this machine.
     python -m training.scaling train cornucopia 16384
 
 A league is timed from its first game to its last, training after one untimed rollout
-(``bench.learner_rate``); starting the workers or Ray is not counted. The 1-minute load average before each run is printed beside it.
+(``bench.learner_rate``); starting the workers or Ray is not counted. The 1-minute load
+average before each run is printed beside it.
 """
 
 from __future__ import annotations
