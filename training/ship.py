@@ -1,0 +1,53 @@
+"""Ship a trained policy: copy a run's ``model.zip`` into ``models/<game>_ppo.zip`` without
+its optimizer state (the Adam moments are twice the policy's size and only matter for
+training on), and check it fits the 5 MB a shipped model may take.
+
+    python -m training.ship --run-dir runs/cornucopia__ppo__0__20261201-141500
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents.ppo import PPOAgent
+from boardgame_envs.core.rules import InvalidConfigError
+from training.cli_args import parse_args
+from training.train_ppo import save_atomically
+
+MAX_BYTES = 5 * 1024 * 1024
+
+
+@dataclass
+class Args:
+    run_dir: str = ""
+    """a training run directory (its config.json names the game)"""
+    out_dir: str = "models"
+    """where <game>_ppo.zip is written"""
+
+
+def main(args: Args) -> Path:
+    run_dir = Path(args.run_dir)
+    config = run_dir / "config.json"
+    if not config.exists():
+        raise InvalidConfigError(f"{str(run_dir)!r} has no config.json: give a training run")
+    game = json.loads(config.read_text())["args"]["game"]
+    model = PPOAgent.load(run_dir, game=game).model
+    policy = model.policy
+    policy.optimizer = policy.optimizer_class(
+        policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs
+    )
+    path = save_atomically(model, Path(args.out_dir) / f"{game}_ppo.zip")
+    size = path.stat().st_size
+    if size > MAX_BYTES:
+        path.unlink()
+        raise InvalidConfigError(
+            f"{game}'s policy takes {size / 2**20:.1f} MB; a shipped model may take 5 MB"
+        )
+    print(f"wrote {path} ({size / 2**20:.1f} MB) from {run_dir}")
+    return path
+
+
+if __name__ == "__main__":
+    main(parse_args(Args))
