@@ -22,14 +22,16 @@ from agents.ppo import PPOAgent
 from training import evaluate, train_ppo
 from training.cli_args import at_least, check_fields, parse_args
 
+RECIPE = train_ppo.RECIPES["factors_multiples"]  # the demo trains the game's recipe
+
 
 @dataclass
 class Args:
-    timesteps: int = 800_000
+    timesteps: int = RECIPE["timesteps"]
     """PPO training steps"""
-    opponent: str = "heuristic=0.7,random=0.3"
+    opponent: str = RECIPE["opponent"]
     """training opponents (see train_ppo)"""
-    imitation_games: int = 2000
+    imitation_games: int = RECIPE["imitation_games"]
     """games of the heuristic to imitate before PPO (0: train from scratch)"""
     eval_games: int = 500
     """games per pairing in the final evaluation"""
@@ -62,8 +64,8 @@ def main(args: Args) -> evaluate.Tournament:
             timesteps=args.timesteps,
             seed=args.seed,
             out_dir=args.out_dir,
-            reward="score",
-            imitate="heuristic" if args.imitation_games else "",
+            reward=RECIPE["reward"],
+            imitate=RECIPE["imitate"] if args.imitation_games else "",
             imitation_games=args.imitation_games,
             eval_every=max(args.timesteps // 4, 4096),  # at least one rollout apart
             eval_games=min(100, args.eval_games),
