@@ -128,7 +128,7 @@ RECIPES: dict[str, dict] = {
     # 60 KB a decision in Carcassonne (64 a game), 42 KB in Tahiti (117 a game), hence
     # their smaller game counts.
     "factors_multiples": dict(
-        timesteps=800_000,
+        timesteps=2_000_000,  # (make demo trains it for 800,000)
         opponent="heuristic=0.7,random=0.3",
         reward="score",
         imitate="heuristic",
@@ -148,6 +148,8 @@ RECIPES: dict[str, dict] = {
         imitate="heuristic",
         imitation_games=400,
     ),
+    # Not a working recipe yet: its run was stopped at 250k steps (14 CPU-minutes), still
+    # at random strength; 700k would take about 39 CPU-minutes (docs/training.md).
     "tahiti": dict(
         timesteps=700_000,
         opponent="heuristic=0.7,random=0.3",
