@@ -113,6 +113,10 @@ PLANES_NETS: dict[str, dict] = {
 }
 EVAL_OPPONENTS = ["random", "heuristic"]
 EVAL_SEED = 1_000_000_000  # evaluation deals never overlap training seeds
+# What every game's recipe shares: copy the heuristic, then train mostly against it.
+WARM_START = dict(
+    opponent="heuristic=0.7,random=0.3", reward="outcome", imitate="heuristic", imitation_games=2000
+)
 #: What ``train --game G`` does when only the game is given, beside its HYPERPARAMS: the
 #: training length, the opponents, the reward and the warm start. Args override them.
 RECIPES: dict[str, dict] = {
@@ -127,44 +131,16 @@ RECIPES: dict[str, dict] = {
     # it) and trains mostly against it. Imitation data keeps every observation: about
     # 60 KB a decision in Carcassonne (64 a game), 42 KB in Tahiti (117 a game), hence
     # their smaller game counts.
-    "factors_multiples": dict(
-        timesteps=2_000_000,  # (make demo trains it for 800,000)
-        opponent="heuristic=0.7,random=0.3",
-        reward="score",
-        imitate="heuristic",
-        imitation_games=2000,
-    ),
-    "cornucopia": dict(
-        timesteps=1_000_000,
-        opponent="heuristic=0.7,random=0.3",
-        reward="outcome",
-        imitate="heuristic",
-        imitation_games=2000,
-    ),
-    "carcassonne_castle": dict(
-        timesteps=600_000,
-        opponent="heuristic=0.7,random=0.3",
-        reward="outcome",
-        imitate="heuristic",
-        imitation_games=400,
-    ),
+    "factors_multiples": dict(WARM_START, timesteps=2_000_000, reward="score"),  # demo: 800k
+    "cornucopia": dict(WARM_START, timesteps=1_000_000),
+    "carcassonne_castle": dict(WARM_START, timesteps=600_000, imitation_games=400),
     # Not a working recipe yet: its run was stopped at 250k steps (14 CPU-minutes), still
     # at random strength; 700k would take about 39 CPU-minutes (docs/training.md).
-    "tahiti": dict(
-        timesteps=700_000,
-        opponent="heuristic=0.7,random=0.3",
-        reward="outcome",
-        imitate="heuristic",
-        imitation_games=300,
-    ),
+    "tahiti": dict(WARM_START, timesteps=700_000, imitation_games=300),
     # Against a 70/30 heuristic mix with the outcome reward a first run lost nearly every
     # game to the heuristic (0.02 at 250k steps): the score shaping gives a signal there.
     "wasabi": dict(
-        timesteps=1_000_000,
-        opponent="heuristic=0.5,random=0.5",
-        reward="score",
-        imitate="heuristic",
-        imitation_games=2000,
+        WARM_START, timesteps=1_000_000, opponent="heuristic=0.5,random=0.5", reward="score"
     ),
 }
 
