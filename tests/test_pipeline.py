@@ -65,6 +65,28 @@ def test_train_saves_everything_and_the_model_reloads(tmp_path):
         state.apply(action)
 
 
+def test_ppo_agent_decides_on_one_torch_thread_and_restores_the_setting(tmp_path):
+    import torch
+
+    agent = PPOAgent.load(train_ppo.main(tiny_args(tmp_path)), game="factors_multiples")
+    predict, threads_seen = agent.model.predict, []
+
+    def recording_predict(*args, **kwargs):
+        threads_seen.append(torch.get_num_threads())
+        return predict(*args, **kwargs)
+
+    agent.model.predict = recording_predict
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        state = GAMES["factors_multiples"].rules().new_state(2, seed=0)
+        while not threads_seen:
+            state.apply(agent.act(state.view(state.current_player)))
+        assert threads_seen == [1] and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_self_play_keeps_a_pool_of_snapshots(tmp_path):
     run_dir = train_ppo.main(
         tiny_args(
@@ -281,7 +303,7 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path):
     def likelihood() -> float:
         with torch.no_grad():
             _, log_prob, _ = model.policy.evaluate_actions(
-                torch.as_tensor(data["obs"], dtype=torch.float32),
+                torch.as_tensor(data["obs"][:]),
                 torch.as_tensor(data["action"]),
                 action_masks=data["mask"],
             )

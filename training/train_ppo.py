@@ -72,6 +72,7 @@ from training.cli_args import (
     parse_args,
     parse_int_list,
 )
+from training.coded_rows import CodedRows
 from training.parallel import BACKENDS, connect_ray
 from training.rollout_buffer import EnvMajorRolloutBuffer
 from training.vec_envs import WorkerVecEnv
@@ -584,9 +585,9 @@ def _spec_and_weight(part: str) -> tuple[str, str]:
     return name, weight
 
 
-def imitation_data(args: Args) -> dict[str, np.ndarray]:
-    """The imitated agent's decisions in the learner's seat of the training env: inputs,
-    masks, actions and discounted returns-to-go."""
+def imitation_data(args: Args) -> dict:
+    """The imitated agent's decisions in the learner's seat of the training env: inputs
+    (``CodedRows``: one byte a value), masks, actions and discounted returns-to-go."""
     # No snapshot exists yet: the imitated agent stands in for self-play opponents.
     opponents = ",".join(
         args.imitate + part[len("self-play") :] if part.strip().startswith("self-play") else part
@@ -594,7 +595,8 @@ def imitation_data(args: Args) -> dict[str, np.ndarray]:
     )
     env = make_env(dataclasses.replace(args, opponent=opponents), None)
     teacher = make_agent(args.imitate, args.game)
-    rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "return": []}
+    rows: dict[str, list] = {"mask": [], "action": [], "return": []}
+    observations = CodedRows()
     gamma = hyperparameters(args)["gamma"]
     for episode in range(args.imitation_games):
         obs, _ = env.reset(seed=args.seed * 1_000_003 + episode)
@@ -602,7 +604,7 @@ def imitation_data(args: Args) -> dict[str, np.ndarray]:
         rewards, done = [], False
         while not done:
             action = teacher.act(env.state.view(env.learner_seat))
-            rows["obs"].append(obs)
+            observations.append(obs)
             rows["mask"].append(env.action_masks())
             rows["action"].append(action)
             obs, reward, terminated, truncated, _ = env.step(action)
@@ -613,7 +615,8 @@ def imitation_data(args: Args) -> dict[str, np.ndarray]:
             to_go = reward + gamma * to_go
             returns.append(to_go)
         rows["return"] += returns[::-1]
-    return {key: np.asarray(value) for key, value in rows.items()}
+    data = {key: np.asarray(value) for key, value in rows.items()}
+    return dict(data, obs=observations.freeze())
 
 
 def imitate(model: MaskablePPO, args: Args) -> None:
@@ -622,34 +625,36 @@ def imitate(model: MaskablePPO, args: Args) -> None:
     started = time.perf_counter()
     data = imitation_data(args)
     policy = model.policy
-    tensors = {k: torch.as_tensor(v, dtype=torch.float32) for k, v in data.items()}
     size = len(data["action"])
     batch = hyperparameters(args)["batch_size"]
+
+    def evaluate(index):
+        return policy.evaluate_actions(
+            torch.as_tensor(data["obs"][index]),
+            torch.as_tensor(data["action"][index]).long(),
+            action_masks=data["mask"][index],
+        )
+
     generator = torch.Generator().manual_seed(args.seed)
     for _epoch in range(args.imitation_epochs):
-        order = torch.randperm(size, generator=generator)
+        order = torch.randperm(size, generator=generator).numpy()
         for start in range(0, size, batch):
             index = order[start : start + batch]
-            values, log_prob, _ = policy.evaluate_actions(
-                tensors["obs"][index],
-                tensors["action"][index].long(),
-                action_masks=tensors["mask"][index].numpy(),
-            )
-            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(
-                values.flatten(), tensors["return"][index]
-            )
+            values, log_prob, _ = evaluate(index)
+            returns = torch.as_tensor(data["return"][index], dtype=torch.float32)
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), returns)
             policy.optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), model.max_grad_norm)
             policy.optimizer.step()
     with torch.no_grad():
-        _, log_prob, _ = policy.evaluate_actions(
-            tensors["obs"], tensors["action"].long(), action_masks=tensors["mask"].numpy()
+        log_likelihood = sum(
+            evaluate(slice(start, start + batch))[1].sum().item() for start in range(0, size, batch)
         )
     print(
-        f"imitated {args.imitate}: {size:,} decisions from {args.imitation_games} games, "
-        f"mean log-likelihood {log_prob.mean().item():.3f}, "
-        f"{time.perf_counter() - started:.0f}s"
+        f"imitated {args.imitate}: {size:,} decisions from {args.imitation_games} games "
+        f"({data['obs'].nbytes / 2**20:,.0f} MB of observations), mean log-likelihood "
+        f"{log_likelihood / size:.3f}, {time.perf_counter() - started:.0f}s"
     )
 
 
