@@ -15,11 +15,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 from agents.base import Agent
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
-from boardgame_envs.core.single_agent import observe
+from boardgame_envs.core.single_agent import observe, observe_planes
 
 
 class PPOAgent(Agent):
@@ -34,12 +35,14 @@ class PPOAgent(Agent):
         deterministic: bool = True,
         label: str = "ppo",
         observe_mask: bool = False,
+        planes_shape: tuple[int, ...] | None = None,
     ) -> None:
         super().__init__(seed)
         self.model = model
         self.deterministic = deterministic
         self.label = label
         self.observe_mask = observe_mask
+        self.planes_shape = planes_shape  # None: the flat layout; else a planes-layout model
 
     @classmethod
     def load(
@@ -59,16 +62,23 @@ class PPOAgent(Agent):
                 "or a training run directory that holds model.zip"
             )
         model = load_model(path)
-        observe_mask = False
+        observe_mask, planes_shape = False, None
         if game is not None:
-            observe_mask = _observes_mask(model, game, path)
+            observe_mask, planes_shape = model_input(model, game, path)
         return cls(
             model,
             seed=seed,
             deterministic=deterministic,
             label=f"ppo:{path}",
             observe_mask=observe_mask,
+            planes_shape=planes_shape,
         )
+
+    def policy_input(self, view: PlayerView) -> np.ndarray | dict[str, np.ndarray]:
+        """What the model reads: the flat observation or the planes dict, as it was trained."""
+        if self.planes_shape is None:
+            return observe(view, self.observe_mask)
+        return observe_planes(view, self.observe_mask, self.planes_shape)
 
     def act(self, view: PlayerView) -> int:
         mask = view.legal_action_mask()
@@ -77,7 +87,7 @@ class PPOAgent(Agent):
             return int(legal[0])
         with one_torch_thread():
             action, _ = self.model.predict(
-                observe(view, self.observe_mask),
+                self.policy_input(view),
                 action_masks=mask,
                 deterministic=self.deterministic,
             )
@@ -122,18 +132,34 @@ def load_model(path: str | Path, **kwargs: Any) -> Any:
 
 
 def _observes_mask(model: Any, game: str, path: Path) -> bool:
-    """Whether the model was trained with ``observe_mask`` (its input is longer by the
-    action count); an error if it does not fit the game at all."""
+    """Whether a flat-layout model was trained with ``observe_mask``."""
+    return model_input(model, game, path)[0]
+
+
+def model_input(model: Any, game: str, path: Path) -> tuple[bool, tuple[int, ...] | None]:
+    """How the model reads a view: whether its input ends with the legal-action mask
+    (``observe_mask``: longer by the action count), and the planes shape when it was
+    trained on the ``layout="planes"`` env (None: the flat layout). An error if it does not
+    fit the game at all."""
     from boardgame_envs.registry import make_rules
 
     rules = make_rules(game)
-    obs_shape = tuple(model.observation_space.shape)
-    plain = tuple(rules.observation_shape)
-    with_mask = (int(np.prod(plain)) + rules.action_size,)
-    if model.action_space.n == rules.action_size and obs_shape in (plain, with_mask):
-        return obs_shape == with_mask and obs_shape != plain
+    space = model.observation_space
+    plain = int(np.prod(rules.observation_shape))
+    if model.action_space.n == rules.action_size:
+        if isinstance(space, gymnasium.spaces.Dict) and set(space.spaces) == {"planes", "vector"}:
+            planes = tuple(space["planes"].shape)
+            vector = plain - int(np.prod(planes))
+            if planes == rules.planes_shape and space["vector"].shape[0] in (
+                vector,
+                vector + rules.action_size,
+            ):
+                return space["vector"].shape[0] != vector, planes
+        elif space.shape in ((plain,), (plain + rules.action_size,)):
+            return space.shape == (plain + rules.action_size,), None
+    expects = space.shape if space.shape is not None else space
     raise InvalidConfigError(
-        f"model {str(path)!r} expects observations {obs_shape} and "
-        f"{model.action_space.n} actions; {game} has {rules.observation_shape} and "
-        f"{rules.action_size}: it was trained on another game"
+        f"model {str(path)!r} expects observations {expects} and "
+        f"{model.action_space.n} actions; {game} has {rules.observation_shape} "
+        f"(planes {rules.planes_shape}) and {rules.action_size}: it was trained on another game"
     )

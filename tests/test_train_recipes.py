@@ -124,3 +124,29 @@ def test_env_major_buffer_trains_the_very_model_sb3s_buffer_trains(tmp_path, mon
     assert theirs.keys() == ours.keys()
     for name in theirs:
         assert torch.equal(theirs[name], ours[name]), name
+
+
+@pytest.mark.parametrize("observe_mask", [False, True])
+def test_a_policy_trained_on_the_planes_dict_env_loads_and_plays_as_ppo(tmp_path, observe_mask):
+    """A user's own MaskablePPO on ``layout="planes"`` (a Dict observation) loads as
+    ``ppo:`` and reads each view as the env gave it, planes and vector."""
+    from sb3_contrib import MaskablePPO
+
+    from boardgame_envs import make_single_agent
+
+    env = make_single_agent("wasabi", layout="planes", observe_mask=observe_mask)
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=32, seed=0)
+    model.learn(32)
+    model.save(tmp_path / "dict_model.zip")
+    agent = make_agent(f"ppo:{tmp_path / 'dict_model.zip'}", "wasabi")
+    assert agent.planes_shape == make_rules("wasabi").planes_shape
+    assert agent.observe_mask is observe_mask
+    state = make_rules("wasabi").new_state(2, seed=1)
+    heuristic = make_agent("heuristic", "wasabi", seed=1)
+    while not state.is_terminal():
+        view = state.view(state.current_player)
+        action = (agent if state.current_player == 0 else heuristic).act(view)
+        assert view.legal_action_mask()[action]
+        state.apply(action)
+    with pytest.raises(InvalidConfigError, match="trained on another game"):
+        make_agent(f"ppo:{tmp_path / 'dict_model.zip'}", "tahiti")
