@@ -485,3 +485,24 @@ def test_list_shows_the_pettingzoo_and_gymnasium_ids(capsys):
     for info in GAMES.values():
         line = next(line for line in out.splitlines() if info.gymnasium_id in line)
         assert line.split() == [info.id, info.pettingzoo_id, info.gymnasium_id]
+
+
+def test_init_starts_from_a_saved_policy_and_refuses_one_that_does_not_fit(tmp_path):
+    import torch
+
+    source = train_ppo.main(tiny_args(tmp_path / "a", imitate=""))
+    args = tiny_args(tmp_path / "b", init=str(source), num_players=3)
+    model = train_ppo.new_model(args, train_ppo.make_vec_env(args, None))
+    train_ppo.start_from(model, args.init)
+    saved = PPOAgent.load(source).model.policy.state_dict()
+    for name, weights in model.policy.state_dict().items():
+        assert torch.equal(weights, saved[name]), name
+    run_dir = train_ppo.main(args)  # fine-tuned at 3 players, no imitation
+    assert json.loads((run_dir / "config.json").read_text())["args"]["init"] == str(source)
+
+    wider = tiny_args(tmp_path / "c", init=str(source), net_arch="64")
+    with pytest.raises(InvalidConfigError, match="does not fit this run"):
+        train_ppo.main(wider)
+    with pytest.raises(InvalidConfigError, match="no such model"):
+        train_ppo.main(tiny_args(tmp_path / "c", init=str(tmp_path / "missing.zip")))
+    assert not (tmp_path / "c").exists() or not any((tmp_path / "c").iterdir())

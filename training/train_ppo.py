@@ -202,6 +202,9 @@ class Args:
     """episodes of the imitated agent to learn from (None: the game's recipe)"""
     imitation_epochs: int = 8
     """passes over those decisions"""
+    init: str = ""
+    """start from this saved policy's weights (a model .zip or a run directory; same game
+    and network), e.g. to fine-tune a 2-player policy at 3 players; in place of --imitate"""
     eval_every: int = 50_000
     """timesteps between evaluations against random and heuristic (0: only at the end)"""
     eval_games: int = 100
@@ -354,6 +357,29 @@ def new_model(args: Args, env, tensorboard_log: str | None = None) -> MaskablePP
         learning_rate=learning_rate_schedule(hp["learning_rate"], hp["anneal_lr"]),
         **{k: v for k, v in hp.items() if k not in ("net_arch", "learning_rate", "anneal_lr")},
     )
+
+
+def start_from(model: MaskablePPO, path: str) -> None:
+    """Copy a saved policy's weights into ``model`` (``--init``); an error naming the file
+    when it is not a model of the same inputs, actions and network."""
+    source = Path(path) / "model.zip" if Path(path).is_dir() else Path(path)
+    if not source.exists():
+        raise InvalidConfigError(
+            f"--init {path!r}: no such model; give a model .zip or a run directory holding one"
+        )
+    saved = load_model(source)
+    try:
+        if saved.observation_space != model.observation_space:
+            raise ValueError(f"inputs {saved.observation_space} against {model.observation_space}")
+        if saved.action_space != model.action_space:
+            raise ValueError(f"actions {saved.action_space} against {model.action_space}")
+        model.policy.load_state_dict(saved.policy.state_dict())
+    except (ValueError, RuntimeError) as error:
+        message = str(error).splitlines()[0]
+        raise InvalidConfigError(
+            f"--init {path!r} does not fit this run ({message}); allowed: a policy of the "
+            "same game, observe_mask and network (--net-arch, --network)"
+        ) from None
 
 
 def learning_rate_schedule(rate: float, anneal: bool):
@@ -837,11 +863,13 @@ def _train(args: Args, run_dir: Path, pool: SelfPlayPool | None, env) -> None:
     model = load_checkpoint(run_dir, env) if args.resume else None
     if model is None:
         model = new_model(args, env, tensorboard_log=str(run_dir / "tb"))
+        if args.init:
+            start_from(model, args.init)
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(
             json.dumps({"args": asdict(args), "hyperparameters": hp}, indent=2)
         )
-    if args.imitate and model.num_timesteps == 0:
+    if args.imitate and not args.init and model.num_timesteps == 0:
         imitate(model, args)
     if pool is not None and not pool.agents:
         pool.add(model, model.num_timesteps)  # the first opponent: the untrained policy
