@@ -506,3 +506,20 @@ def test_init_starts_from_a_saved_policy_and_refuses_one_that_does_not_fit(tmp_p
     with pytest.raises(InvalidConfigError, match="no such model"):
         train_ppo.main(tiny_args(tmp_path / "c", init=str(tmp_path / "missing.zip")))
     assert not (tmp_path / "c").exists() or not any((tmp_path / "c").iterdir())
+
+
+def test_ship_writes_the_policy_without_optimizer_state_named_by_table_size(tmp_path):
+    from training import ship
+
+    for players, name in ((2, "factors_multiples_ppo.zip"), (3, "factors_multiples_3p_ppo.zip")):
+        run_dir = train_ppo.main(
+            tiny_args(tmp_path / str(players), num_players=players, eval_every=0)
+        )
+        shipped = ship.main(ship.Args(run_dir=str(run_dir), out_dir=str(tmp_path / "models")))
+        assert shipped == tmp_path / "models" / name
+        assert shipped.stat().st_size < (run_dir / "model.zip").stat().st_size
+        source, copy = PPOAgent.load(run_dir).model, PPOAgent.load(shipped).model
+        for key, weights in source.policy.state_dict().items():
+            assert np.array_equal(weights.numpy(), copy.policy.state_dict()[key].numpy()), key
+    with pytest.raises(InvalidConfigError, match="no config.json"):
+        ship.main(ship.Args(run_dir=str(tmp_path), out_dir=str(tmp_path / "models")))

@@ -1,6 +1,7 @@
-"""Ship a trained policy: copy a run's ``model.zip`` into ``models/<game>_ppo.zip`` without
-its optimizer state (the Adam moments are twice the policy's size and only matter for
-training on), and check it fits the 5 MB a shipped model may take.
+"""Ship a trained policy: copy a run's ``model.zip`` into ``models/<game>_ppo.zip`` (a run at
+n > 2 players: ``models/<game>_<n>p_ppo.zip``) without its optimizer state (the Adam moments
+are twice the policy's size and only matter for training on), and check it fits the 5 MB a
+shipped model may take.
 
     python -m training.ship --run-dir runs/cornucopia__ppo__0__20261201-141500
 """
@@ -24,7 +25,7 @@ class Args:
     run_dir: str = ""
     """a training run directory (its config.json names the game)"""
     out_dir: str = "models"
-    """where <game>_ppo.zip is written"""
+    """where <game>_ppo.zip (or <game>_<n>p_ppo.zip) is written"""
 
 
 def main(args: Args) -> Path:
@@ -32,13 +33,15 @@ def main(args: Args) -> Path:
     config = run_dir / "config.json"
     if not config.exists():
         raise InvalidConfigError(f"{str(run_dir)!r} has no config.json: give a training run")
-    game = json.loads(config.read_text())["args"]["game"]
+    run_args = json.loads(config.read_text())["args"]
+    game, players = run_args["game"], run_args.get("num_players", 2)
     model = PPOAgent.load(run_dir, game=game).model
     policy = model.policy
     policy.optimizer = policy.optimizer_class(
         policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs
     )
-    path = save_atomically(model, Path(args.out_dir) / f"{game}_ppo.zip")
+    name = f"{game}_ppo.zip" if players == 2 else f"{game}_{players}p_ppo.zip"
+    path = save_atomically(model, Path(args.out_dir) / name)
     size = path.stat().st_size
     if size > MAX_BYTES:
         path.unlink()
