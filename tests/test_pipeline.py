@@ -519,6 +519,7 @@ def test_ship_writes_the_policy_without_optimizer_state_named_by_table_size(tmp_
         assert shipped == tmp_path / "models" / name
         assert shipped.stat().st_size < (run_dir / "model.zip").stat().st_size
         source, copy = PPOAgent.load(run_dir).model, PPOAgent.load(shipped).model
+        assert source._last_obs is not None and copy._last_obs is None
         for key, weights in source.policy.state_dict().items():
             assert np.array_equal(weights.numpy(), copy.policy.state_dict()[key].numpy()), key
     with pytest.raises(InvalidConfigError, match="no config.json"):

@@ -1,7 +1,7 @@
 """Ship a trained policy: copy a run's ``model.zip`` into ``models/<game>_ppo.zip`` (a run at
 n > 2 players: ``models/<game>_<n>p_ppo.zip``) without its optimizer state (the Adam moments
-are twice the policy's size and only matter for training on), and check it fits the 5 MB a
-shipped model may take.
+are twice the policy's size and only matter for training on) nor the envs' last
+observations, and check it fits the 5 MB a shipped model may take.
 
     python -m training.ship --run-dir runs/cornucopia__ppo__0__20261201-141500
 """
@@ -18,6 +18,9 @@ from training.cli_args import parse_args
 from training.train_ppo import save_atomically
 
 MAX_BYTES = 5 * 1024 * 1024
+#: What SB3 saves of the run's last rollout (the envs' last observations: 0.7 MB in Tahiti),
+#: needed only to continue that very rollout.
+ROLLOUT_STATE = ("_last_obs", "_last_episode_starts", "_last_original_obs")
 
 
 @dataclass
@@ -41,7 +44,7 @@ def main(args: Args) -> Path:
         policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs
     )
     name = f"{game}_ppo.zip" if players == 2 else f"{game}_{players}p_ppo.zip"
-    path = save_atomically(model, Path(args.out_dir) / name)
+    path = save_atomically(model, Path(args.out_dir) / name, exclude=ROLLOUT_STATE)
     size = path.stat().st_size
     if size > MAX_BYTES:
         path.unlink()
