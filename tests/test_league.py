@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from boardgame_envs import GAMES
 from boardgame_envs.core.rules import InvalidConfigError
 from training import league
 from training.cli import main as cli_main
@@ -77,7 +78,7 @@ def test_matrix_cells_carry_the_win_share_and_its_interval():
     assert f"| heuristic | – | {heuristic.win_share:.2f} [{low:.2f}, {high:.2f}] |" in matrix
 
 
-def test_default_agents_cover_every_kind_the_game_has():
+def test_default_agents_cover_every_kind_the_game_has(monkeypatch):
     with_model = league.default_agents("factors_multiples")
     assert with_model[:2] == ["random", "heuristic"]
     assert any(
@@ -85,8 +86,10 @@ def test_default_agents_cover_every_kind_the_game_has():
         for spec in with_model
     )
     assert [spec for spec in with_model if spec.startswith("ismcts")] == list(league.SEARCH_SPECS)
-    if league.shipped_model("tahiti") is None:
-        assert not any(spec.startswith("ppo:") for spec in league.default_agents("tahiti"))
+    for game in GAMES:  # every game ships a policy
+        assert league.shipped_model(game) is not None, game
+    monkeypatch.setattr(league, "shipped_model", lambda game: None)  # a game without one
+    assert not any(spec.startswith("ppo:") for spec in league.default_agents("tahiti"))
 
 
 def test_ratings_rank_by_the_conservative_estimate():
