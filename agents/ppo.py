@@ -131,11 +131,6 @@ def load_model(path: str | Path, **kwargs: Any) -> Any:
         ) from error
 
 
-def _observes_mask(model: Any, game: str, path: Path) -> bool:
-    """Whether a flat-layout model was trained with ``observe_mask``."""
-    return model_input(model, game, path)[0]
-
-
 def model_input(model: Any, game: str, path: Path) -> tuple[bool, tuple[int, ...] | None]:
     """How the model reads a view: whether its input ends with the legal-action mask
     (``observe_mask``: longer by the action count), and the planes shape when it was

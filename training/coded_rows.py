@@ -72,7 +72,3 @@ class CodedRows:
         self.freeze()
         rows = self._rows[index]
         return self.table()[rows] if self._coded else rows
-
-    def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        rows = self[:]
-        return rows if dtype is None else rows.astype(dtype)

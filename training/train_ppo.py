@@ -55,7 +55,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 from agents.base import Agent, AgentMix, make_agent, split_agent_specs
-from agents.ppo import PPOAgent, _observes_mask, load_model
+from agents.ppo import PPOAgent, load_model, model_input
 from boardgame_envs.core.env import REWARD_MODES
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.core.single_agent import SingleAgentEnv, observe
@@ -427,7 +427,7 @@ class SelfPlayPool:
             raise InvalidConfigError(
                 f"self-play snapshot {name!r} is not a readable saved MaskablePPO model"
             ) from None
-        observe_mask = _observes_mask(model, self.game, Path(name))
+        observe_mask, _ = model_input(model, self.game, Path(name))  # snapshots are flat
         self.agents.append(SnapshotAgent(model, f"snapshot:{name}", observe_mask))
         self.files.append((data, name))
         self.agents, self.files = self.agents[-self.size :], self.files[-self.size :]
