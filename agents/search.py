@@ -32,6 +32,7 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``pw`` | progressive widening: at most ``1 + pw * sqrt(visits)`` children per node (0 = off) |
 | ``guard`` | play the heuristic's move unless the search's beats its mean reward by ``guard`` |
 | ``root`` | ``tree`` (ISMCTS) or ``paired``: one-step rollout improvement of the heuristic |
+| ``phases`` | ``+``-separated phases to search (``BID+BET``); the heuristic plays the rest |
 | ``z`` | ``root=paired``: the best candidate must also be ``z`` standard errors above zero |
 | ``finish`` | ``root=paired``: roll out to the end once at most ``finish`` turns are left |
 | ``margin`` | ``root=paired``: weight of the final score margin in a finished rollout's reward |
@@ -99,6 +100,9 @@ class SearchOptions:
     finish: int = 0
     """root=paired: roll out to the end of the game, whatever ``depth`` says, once at most
     ``finish`` turns are left (where the game counts them: Carcassonne's stack); 0: never"""
+    phases: str = ""
+    """``+``-separated names of the decision phases to search (``rules.phases``, e.g.
+    ``BID+BET``); at the others the heuristic's move is played. Empty: search everywhere"""
     margin: float = 0.0
     """weight in [0, 1] of the final score margin, ``tanh(margin / scale)``, against the
     win/loss outcome in the reward of a rollout that reaches the end of the game"""
@@ -190,6 +194,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "margin": float,
     "z": float,
     "finish": int,
+    "phases": str,
     "seed": int,
 }
 
@@ -259,12 +264,14 @@ class ISMCTSAgent(Agent):
             or self.options.widen
             or self.options.guard
             or self.options.root == "paired"
+            or self.options.phases
         )
         if needs_heuristic and heuristic is None:
             from agents.base import make_agent
 
             heuristic = make_agent("heuristic", game)
         self.heuristic = heuristic
+        self.searched_phases = _searched_phases(game, self.rules.phases, self.options.phases)
         self.last_iterations = 0  # iterations of the last decision (for reports and tests)
         self.root_moves: set[int] | None = None
         self.last_root: _Node | None = None  # the tree of the last decision, for analysis
@@ -285,6 +292,10 @@ class ISMCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         decision_seed = int(self.rng.integers(2**63))
+        if self.searched_phases is not None and view.phase not in self.searched_phases:
+            self.last_iterations = 0
+            self.heuristic.reset(decision_seed % 2**32)
+            return self.heuristic.act(view)
         sample_rng = np.random.default_rng(decision_seed)
         self.py_rng = random.Random(decision_seed)
         if self.heuristic is not None:
@@ -496,6 +507,21 @@ class ISMCTSAgent(Agent):
 
     def __repr__(self) -> str:
         return f"ISMCTSAgent({self.game!r}, {self.options})"
+
+
+def _searched_phases(game: str, known: tuple[str, ...], text: str) -> frozenset[str] | None:
+    """The phases of option ``phases`` (``"BID+BET"``), checked against the game's; None
+    when the option is empty (search at every decision)."""
+    if not text:
+        return None
+    names = [name.strip() for name in text.split("+")]
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise InvalidConfigError(
+            f"ismcts option phases={text!r}: {', '.join(map(repr, unknown))} is not a "
+            f"decision phase of {game}; allowed (joined by +): {', '.join(known)}"
+        )
+    return frozenset(names)
 
 
 def _rank(node: _Node | None) -> tuple[int, float]:

@@ -285,3 +285,20 @@ def test_observed_mask_is_a_fresh_int8_array_of_the_legal_actions(game):
     assert np.flatnonzero(again).tolist() == legal
     waiting = next(a for a in env.agents if a != env.agent_selection)
     assert not env.observe(waiting)["action_mask"].any()
+
+
+@pytest.mark.parametrize("game, n", GAME_COUNTS)
+def test_every_decision_phase_is_one_the_rules_name(game, n):
+    """``rules.phases`` lists the phases a running game's decisions take (the search's
+    ``phases`` option is checked against it): random games visit only those, and each
+    game visits most of them."""
+    rules = GAMES[game].rules()
+    seen = set()
+    for seed in range(3):
+        state = rules.new_state(n, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            seen.add(state.view(state.current_player).phase)
+            state.apply(int(rng.choice(state.legal_actions())))
+    assert seen <= set(rules.phases)
+    assert len(seen) >= len(rules.phases) // 2

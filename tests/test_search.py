@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 
 import numpy as np
 import pytest
@@ -82,10 +83,11 @@ def test_plain_spec_uses_the_games_defaults():
         ("z=-1", "ismcts option z=-1.0 is out of range: >= 0"),
         ("margin=1.5", "ismcts option margin=1.5 is out of range: 0 to 1"),
         ("finish=2.5", "ismcts option finish='2.5' is not a valid int"),
+        ("phases=PLAY+BID", "ismcts option phases='PLAY+BID': 'BID' is not a decision phase"),
     ],
 )
 def test_bad_options_name_what_is_allowed(text, message):
-    with pytest.raises(InvalidConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(InvalidConfigError, match=re.escape(message)):
         make_agent(f"ismcts:{text}", "factors_multiples")
 
 
@@ -234,6 +236,27 @@ def test_a_full_guard_always_plays_the_heuristics_move():
         agent = make_agent("ismcts:iterations=20,seconds=0,depth=5,guard=2", "factors_multiples")
         agent.reset(0)
         assert agent.act(view) == heuristic.act(view)
+
+
+@pytest.mark.parametrize("game", ["tahiti", "cornucopia"])
+def test_phases_searches_only_the_phases_named(game):
+    """Outside the named phases the agent plays the heuristic's move without searching;
+    inside them it searches."""
+    searched = make_rules(game).phases[-2]
+    agent = make_agent(f"ismcts:{CHEAP},iterations=8,phases={searched}", game)
+    heuristic = make_agent("heuristic", game)
+    seen = set()
+    for state in positions(game, 2, seed=3, every=2, limit=40):
+        view = state.view(state.current_player)
+        agent.reset(0)
+        move = agent.act(view)
+        seen.add(view.phase == searched)
+        if view.phase == searched:
+            assert agent.last_iterations == 8
+        else:
+            assert agent.last_iterations == 0
+            assert move == heuristic.act(view)
+    assert seen == {True, False}
 
 
 # -- root=paired: one-step improvement of the heuristic ----------------------------------------

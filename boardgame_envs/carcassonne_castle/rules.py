@@ -175,6 +175,7 @@ class CarcassonneCastleRules(BaseRules):
     name = "carcassonne_castle"
     version = 1  # see the version history in the module docstring
     min_players = NUM_PLAYERS
+    phases = PHASES
     max_players = NUM_PLAYERS
     action_size = NUM_ACTIONS
     encoding_module = "boardgame_envs.carcassonne_castle.encoding"

@@ -116,6 +116,8 @@ class Rules(abc.ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     action_size: ClassVar[int]
+    #: The names a state's decision phase (``PlayerView.phase``) takes while the game runs.
+    phases: ClassVar[tuple[str, ...]] = ()
     #: Options accepted by :meth:`new_state`, by name.
     options: ClassVar[dict[str, Option]] = {}
     #: True when the lowest score wins (Factors and Multiples); used by reward shaping.

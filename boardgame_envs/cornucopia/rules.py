@@ -282,6 +282,7 @@ class CornucopiaRules(BaseRules):
     #: ``k`` is 0, and snapshots are checked in full on loading.
     version = 1
     min_players = 2
+    phases = PHASES
     max_players = 5
     action_size = NUM_ACTIONS
     encoding_module = "boardgame_envs.cornucopia.encoding"

@@ -203,6 +203,7 @@ class TahitiRules(BaseRules):
     name = "tahiti"
     version = 1  # see the version history in the module docstring
     min_players = 2
+    phases = tuple(p for p in PHASES if p != GAME_OVER)
     max_players = 4
     action_size = NUM_ACTIONS
     encoding_module = "boardgame_envs.tahiti.encoding"

@@ -318,6 +318,7 @@ class WasabiRules(BaseRules):
     name = "wasabi"
     version = 1
     min_players = 2
+    phases = PHASES
     max_players = 4
     action_size = NUM_ACTIONS
     encoding_module = "boardgame_envs.wasabi.encoding"
