@@ -11,13 +11,15 @@ the game (or round) ended now, where the game's score track leaves something out
 | Factors and Multiples | minus (match total + the cards still to shed this round) |
 | Carcassonne: The Castle | the expected final score (``_carcassonne_expected``) |
 | Tahiti | the mean of the final scoring (§6.4) of the charts with and without the cargo aboard |
-| Cornucopia, Wasabi! | the game's own (provisional) score |
+| Wasabi! | the score plus half the heuristic's board value (its live recipes' best windows) |
+| Cornucopia | the game's own (provisional) score |
 
 The evaluator may change the state it is given: search hands it a throwaway determinization.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -165,8 +167,35 @@ def _tahiti_keys(state: State) -> list[float]:
     return [CARGO_WORTH * a + (1 - CARGO_WORTH) * b for a, b in zip(with_cargo, without)]
 
 
+#: Wasabi!: a point of the heuristic's board value (each live recipe's best window, a
+#: partial one at a share of the recipe's worth) counts this much of a scored point.
+PROGRESS_WORTH = 0.5
+
+
+def _wasabi_keys(state: State) -> list[float]:
+    """The score (cubes breaking ties) plus ``PROGRESS_WORTH`` times each seat's board
+    value, as the heuristic reckons it from that seat's view: half-built recipes count."""
+    keys = state._score_keys()
+    if state.is_terminal():
+        return keys
+    planner = _wasabi_planner()
+    for seat in range(state.num_players):
+        planner._setup(state.view(seat))
+        keys[seat] += PROGRESS_WORTH * planner.value_now()
+    return keys
+
+
+@functools.cache
+def _wasabi_planner():
+    """One heuristic, for its board valuation (its memos make repeated boards cheap)."""
+    from agents.heuristic.wasabi import HeuristicAgent
+
+    return HeuristicAgent()
+
+
 PROVISIONAL: dict[str, Provisional] = {
     "factors_multiples": _factors_multiples_keys,
+    "wasabi": _wasabi_keys,
     "carcassonne_castle": _carcassonne_expected,
     "tahiti": _tahiti_keys,
 }

@@ -26,7 +26,7 @@ RESAMPLERS = {
 
 
 #: Options that make a search cheap and game-independent (the games' defaults differ).
-CHEAP = "seconds=0,rollout=random,first=0,widen=0,guard=0"
+CHEAP = "seconds=0,rollout=random,first=0,widen=0,guard=0,phases="
 
 
 def resampler(game: str):
