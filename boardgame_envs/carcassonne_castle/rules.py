@@ -175,9 +175,9 @@ class CarcassonneCastleRules(BaseRules):
     name = "carcassonne_castle"
     version = 1  # see the version history in the module docstring
     min_players = NUM_PLAYERS
-    phases = PHASES
     max_players = NUM_PLAYERS
     action_size = NUM_ACTIONS
+    phases = PHASES
     encoding_module = "boardgame_envs.carcassonne_castle.encoding"
     render_module = "boardgame_envs.carcassonne_castle.render"
     render_modes = ("ansi", "human", "rgb_array")

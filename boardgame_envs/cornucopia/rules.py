@@ -282,9 +282,9 @@ class CornucopiaRules(BaseRules):
     #: ``k`` is 0, and snapshots are checked in full on loading.
     version = 1
     min_players = 2
-    phases = PHASES
     max_players = 5
     action_size = NUM_ACTIONS
+    phases = PHASES
     encoding_module = "boardgame_envs.cornucopia.encoding"
     render_module = "boardgame_envs.cornucopia.render"
     score_reward_scale = 1 / 20  # spec §11.4

@@ -119,9 +119,9 @@ class FactorsMultiplesRules(BaseRules):
     name = "factors_multiples"
     version = 1  # the history: docs/games/factors_multiples.md
     min_players = 2
-    phases = PHASES
     max_players = 5
     action_size = NUM_ACTIONS
+    phases = PHASES
     encoding_module = "boardgame_envs.factors_multiples.encoding"
     render_module = "boardgame_envs.factors_multiples.render"
     lower_score_wins = True

@@ -203,9 +203,9 @@ class TahitiRules(BaseRules):
     name = "tahiti"
     version = 1  # see the version history in the module docstring
     min_players = 2
-    phases = tuple(p for p in PHASES if p != GAME_OVER)
     max_players = 4
     action_size = NUM_ACTIONS
+    phases = tuple(p for p in PHASES if p != GAME_OVER)
     encoding_module = "boardgame_envs.tahiti.encoding"
     render_module = "boardgame_envs.tahiti.render"
     render_modes = ("ansi", "human", "rgb_array")

@@ -318,9 +318,9 @@ class WasabiRules(BaseRules):
     name = "wasabi"
     version = 1
     min_players = 2
-    phases = PHASES
     max_players = 4
     action_size = NUM_ACTIONS
+    phases = PHASES
     encoding_module = "boardgame_envs.wasabi.encoding"
     render_module = "boardgame_envs.wasabi.render"
     render_modes = ("ansi", "human", "rgb_array")
