@@ -179,6 +179,34 @@ def test_tiny_tournament(tmp_path):
     assert "| 2 | heuristic | random | 12 |" in (tmp_path / "out/results.md").read_text()
 
 
+def test_lone_plays_only_that_agents_pairings():
+    full = evaluate.run_tournament(
+        "factors_multiples", ["heuristic", "random"], [2, 3], games=6, seed=5, progress=False
+    )
+    lone = evaluate.run_tournament(
+        "factors_multiples",
+        ["heuristic", "random"],
+        [2, 3],
+        games=6,
+        seed=5,
+        progress=False,
+        lone="random",
+    )
+    played = {(r.agent, r.opponent, r.num_players) for r in lone.results}
+    # 2 players: the one pairing and its mirror; 3 players: only random alone.
+    assert played == {
+        ("heuristic", "random", 2),
+        ("random", "heuristic", 2),
+        ("random", "heuristic", 3),
+    }
+    for key in played:
+        assert lone.result(*key).win_points == full.result(*key).win_points
+    with pytest.raises(InvalidConfigError, match="lone agent 'wizard'.*allowed: heuristic, random"):
+        evaluate.run_tournament(
+            "factors_multiples", ["heuristic", "random"], [2], games=1, lone="wizard"
+        )
+
+
 def test_tournament_is_reproducible():
     def shares():
         t = evaluate.run_tournament(

@@ -45,6 +45,9 @@ class Args:
     """table sizes, comma-separated (e.g. "2,4"); each must be allowed by the game"""
     games: int = 200
     """games per pairing (per direction with 3 or more players)"""
+    lone: str = ""
+    """play only the pairings in which this agent (one of --agents) sits alone against the
+    others; "" = every pairing (with 3 or more players both directions of each)"""
     seed: int = 0
     """seed of game 0; game g uses seed + g"""
     out: str = ""
@@ -356,8 +359,10 @@ def run_tournament(
     workers: int = 1,
     backend: str = "local",
     ray_address: str = "",
+    lone: str = "",
 ) -> Tournament:
-    """Play every pairing of ``agent_specs`` at every table size.
+    """Play every pairing of ``agent_specs`` at every table size (with ``lone``, only those
+    in which that agent sits alone).
 
     ``agents`` maps specs to ready agent objects (e.g. the policy being trained); other
     specs are built with ``make_agent``, one instance per seat. ``workers`` > 1 or
@@ -376,6 +381,10 @@ def run_tournament(
         raise InvalidConfigError(f"a tournament needs two different agents; got {agent_specs}")
     for n in table_sizes:
         rules.check_num_players(n)
+    if lone and lone not in agent_specs:
+        raise InvalidConfigError(
+            f"lone agent {lone!r} is not one of the agents; allowed: {', '.join(agent_specs)}"
+        )
     given = agents or {}
 
     def instances(spec: str, count: int) -> list[Agent]:
@@ -390,7 +399,7 @@ def run_tournament(
         for n in table_sizes
         for i, a in enumerate(agent_specs)
         for j, b in enumerate(agent_specs)
-        if (i < j if n == 2 else i != j)
+        if (i < j if n == 2 else i != j) and _includes(lone, a, b, n)
     ]
     tournament = Tournament(game)
     ratings = _Ratings()
@@ -423,6 +432,14 @@ def run_tournament(
         bar.close()
     tournament.ratings = ratings.table()
     return tournament
+
+
+def _includes(lone: str, a: str, b: str, n: int) -> bool:
+    """Whether pairing (``a`` alone, against ``b``) is played when only ``lone``'s are
+    wanted; with two players (A, B) stands for (B, A) too."""
+    if not lone:
+        return True
+    return lone in (a, b) if n == 2 else a == lone
 
 
 def markdown_table(tournament: Tournament) -> str:
@@ -518,6 +535,7 @@ def main(args: Args) -> Tournament:
         workers=args.workers,
         backend=args.backend,
         ray_address=args.ray_address,
+        lone=args.lone,
     )
     print(markdown_table(tournament))
     if args.out:
