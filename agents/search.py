@@ -33,9 +33,10 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``guard`` | play the heuristic's move unless the search's beats its mean reward by ``guard`` |
 | ``root`` | ``tree`` (ISMCTS) or ``paired``: one-step rollout improvement of the heuristic |
 | ``phases`` | ``+``-separated phases to search (``BID+BET``); the heuristic plays the rest |
-| ``z`` | ``root=paired``: the best candidate must also be ``z`` standard errors above zero |
+| ``verify`` | a move not the heuristic's must also beat it over ``verify`` paired full games |
+| ``z`` | ``root=paired`` and ``verify``: the advantage must be ``z`` standard errors above zero |
 | ``finish`` | ``root=paired``: roll out to the end once at most ``finish`` turns are left |
-| ``margin`` | ``root=paired``: weight of the final score margin in a finished rollout's reward |
+| ``margin`` | weight of the final score margin in a finished rollout's reward |
 | ``seed`` | seed of the agent's generator (``reset(seed)`` reseeds it) |
 
 Defaults are per game (:data:`GAME_DEFAULTS` over :class:`SearchOptions`).
@@ -95,8 +96,8 @@ class SearchOptions:
     """tree: ISMCTS; paired: one-step rollout improvement of the heuristic, every root
     candidate scored on the same determinizations and rollout seeds (see ``_act_paired``)"""
     z: float = 0.0
-    """root=paired: a candidate replaces the heuristic's move only if its mean advantage
-    is also ``z`` standard errors above zero (0: the mean alone decides)"""
+    """root=paired and verify: a candidate replaces the heuristic's move only if its mean
+    advantage is also ``z`` standard errors above zero (0: the mean alone decides)"""
     finish: int = 0
     """root=paired: roll out to the end of the game, whatever ``depth`` says, once at most
     ``finish`` turns are left (where the game counts them: Carcassonne's stack); 0: never"""
@@ -106,6 +107,11 @@ class SearchOptions:
     margin: float = 0.0
     """weight in [0, 1] of the final score margin, ``tanh(margin / scale)``, against the
     win/loss outcome in the reward of a rollout that reaches the end of the game"""
+    verify: int = 0
+    """> 0: when the search's choice is not the heuristic's move, both are played on
+    ``verify`` common determinizations and finished by the same heuristic rollouts, to the
+    end of the game; the choice stands only if its mean advantage is above zero (and ``z``
+    standard errors). 0: no check"""
 
     def __post_init__(self) -> None:
         _check_number("iterations", self.iterations, int, low=0)
@@ -121,6 +127,7 @@ class SearchOptions:
         _check_number("margin", self.margin, (int, float), low=0, high=1)
         _check_number("z", self.z, (int, float), low=0)
         _check_number("finish", self.finish, int, low=0)
+        _check_number("verify", self.verify, int, low=0)
         if self.root not in ROOTS:
             raise InvalidConfigError(
                 f"ismcts option root={self.root!r} is unknown; allowed: {', '.join(ROOTS)}"
@@ -128,6 +135,11 @@ class SearchOptions:
         if self.root == "paired" and self.rollout == "random":
             raise InvalidConfigError(
                 "ismcts option root=paired improves on the heuristic: it needs "
+                "rollout=heuristic or rollout=none"
+            )
+        if self.verify and self.rollout == "random":
+            raise InvalidConfigError(
+                "ismcts option verify checks a move with the heuristic's rollouts: it needs "
                 "rollout=heuristic or rollout=none"
             )
         if self.rollout not in ROLLOUTS:
@@ -212,6 +224,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "margin": float,
     "z": float,
     "finish": int,
+    "verify": int,
     "phases": str,
     "seed": int,
 }
@@ -283,6 +296,7 @@ class ISMCTSAgent(Agent):
             or self.options.guard
             or self.options.root == "paired"
             or self.options.phases
+            or self.options.verify
         )
         if needs_heuristic and heuristic is None:
             from agents.base import make_agent
@@ -295,6 +309,8 @@ class ISMCTSAgent(Agent):
         self.last_root: _Node | None = None  # the tree of the last decision, for analysis
         #: root=paired: each candidate's mean advantage over the heuristic's move, last decision
         self.last_advantages: dict[int, float] = {}
+        #: verify: the checked choice's mean advantage over the heuristic's move, last check
+        self.last_verify_gain = 0.0
         self.py_rng_rollout = random.Random(0)
         self.py_rng = random.Random(0)
 
@@ -333,18 +349,41 @@ class ISMCTSAgent(Agent):
         self.last_iterations = done
         self.last_root = root
         choice = max(legal, key=lambda a: _rank(root.children.get(a)))
+        if not (options.guard or options.verify):
+            return choice
+        own = self.heuristic.act(view)
         if options.guard:
-            return self._guarded(root, choice, view)
+            choice = self._guarded(root, choice, own)
+        if options.verify and choice != own:
+            choice = self._verified(view, own, choice, sample_rng)
         return choice
 
-    def _guarded(self, root: _Node, choice: int, view: PlayerView) -> int:
-        """The heuristic's move, unless ``choice`` beats its mean reward by ``guard``."""
-        own = self.heuristic.act(view)
+    def _guarded(self, root: _Node, choice: int, own: int) -> int:
+        """The heuristic's move ``own``, unless ``choice`` beats its mean reward by ``guard``."""
         mine, theirs = root.children.get(choice), root.children.get(own)
         if own == choice or theirs is None or mine is None:
             return choice if theirs is None else own
         gain = mine.total / mine.visits - theirs.total / theirs.visits
         return choice if gain > self.options.guard else own
+
+    def _verified(
+        self, view: PlayerView, own: int, choice: int, sample_rng: np.random.Generator
+    ) -> int:
+        """``choice`` if it beats the heuristic's move ``own`` over ``verify`` paired
+        full-game rollouts (same determinization, same rollout seed for both), else ``own``."""
+        gains = []
+        for _ in range(self.options.verify):
+            state = self.rules.sample_state(view, sample_rng)
+            rollout_seed = self.py_rng.getrandbits(32)
+            values = []
+            for branch, action in ((state.clone(), own), (state, choice)):
+                branch.apply(action)
+                self.heuristic.reset(rollout_seed)
+                self.py_rng_rollout = random.Random(rollout_seed)
+                values.append(self._rollout_value(branch, view.seat, to_end=True))
+            gains.append(values[1] - values[0])
+        self.last_verify_gain = sum(gains) / len(gains)
+        return choice if _above_zero(gains, self.options.z) else own
 
     def _root_moves(self, view: PlayerView, legal: list[int]) -> set[int] | None:
         """The root moves the search may try: the heuristic's ``widen`` best where the game
@@ -412,19 +451,20 @@ class ISMCTSAgent(Agent):
     def _root_allows(self, action: int) -> bool:
         return self.root_moves is None or action in self.root_moves
 
-    def _rollout_value(self, state: State, seat: int) -> float:
+    def _rollout_value(self, state: State, seat: int, to_end: bool = False) -> float:
         """The heuristic's continuation of ``state`` for ``depth`` decisions (every
-        decision, forced ones too), then the static evaluation; at the game's end the
-        outcome, mixed with the score margin by ``margin``."""
+        decision, forced ones too; ``to_end``: to the end of the game), then the static
+        evaluation; at the game's end the outcome, mixed with the score margin by
+        ``margin``."""
         options = self.options
         heuristic = self.heuristic
         rng = self.py_rng_rollout
-        depth = options.depth or math.inf
+        depth = math.inf if to_end else options.depth or math.inf
         if options.finish and self.turns_left is not None:
             if self.turns_left(state) <= options.finish:
                 depth = math.inf
         steps = 0
-        if options.rollout == "heuristic":
+        if options.rollout == "heuristic" or to_end:
             while not state.is_terminal() and steps < depth:
                 legal = state.legal_actions()
                 if len(legal) == 1:
@@ -540,6 +580,20 @@ def _searched_phases(game: str, known: tuple[str, ...], text: str) -> frozenset[
             f"decision phase of {game}; allowed (joined by +): {', '.join(known)}"
         )
     return frozenset(names)
+
+
+def _above_zero(samples: list[float], z: float) -> bool:
+    """Whether the mean of ``samples`` is above zero, and ``z`` standard errors above it."""
+    n = len(samples)
+    mean = sum(samples) / n
+    if mean <= 0:
+        return False
+    if not z:
+        return True
+    if n < 2:
+        return False
+    variance = sum((x - mean) ** 2 for x in samples) / (n - 1)
+    return mean > z * math.sqrt(variance / n)
 
 
 def _rank(node: _Node | None) -> tuple[int, float]:

@@ -83,6 +83,8 @@ def test_plain_spec_uses_the_games_defaults():
         ("z=-1", "ismcts option z=-1.0 is out of range: >= 0"),
         ("margin=1.5", "ismcts option margin=1.5 is out of range: 0 to 1"),
         ("finish=2.5", "ismcts option finish='2.5' is not a valid int"),
+        ("verify=-2", "ismcts option verify=-2 is out of range: >= 0"),
+        ("verify=8,rollout=random", "ismcts option verify checks a move with the heuristic's"),
         ("phases=PLAY+BID", "ismcts option phases='PLAY+BID': 'BID' is not a decision phase"),
     ],
 )
@@ -257,6 +259,45 @@ def test_phases_searches_only_the_phases_named(game):
             assert agent.last_iterations == 0
             assert move == heuristic.act(view)
     assert seen == {True, False}
+
+
+# -- verify: a move other than the heuristic's must win its check -----------------------------
+VERIFY = "seconds=0,iterations=12,rollout=heuristic,depth=4,first=0,guard=0,phases=,verify=6"
+
+
+def test_verify_keeps_a_choice_only_when_it_beats_the_heuristics_move():
+    """Where the search leaves the heuristic's move, its paired check came out above zero;
+    with ``z=1000`` no check passes, so every move is the heuristic's."""
+    game = "factors_multiples"  # its heuristic is deterministic: its move can be replayed
+    heuristic = make_agent("heuristic", game)
+    left = 0
+    for state in positions(game, 2, seed=8, every=2, limit=30):
+        view = state.view(state.current_player)
+        own = heuristic.act(view)
+        agent = make_agent(f"ismcts:{VERIFY}", game)
+        agent.reset(0)
+        if agent.act(view) != own:
+            assert agent.last_verify_gain > 0
+            left += 1
+        strict = make_agent(f"ismcts:{VERIFY},z=1000", game)
+        strict.reset(0)
+        assert strict.act(view) == own
+    assert left >= 1  # the check was reached and passed at least once
+
+
+def test_verified_decisions_are_reproducible_and_read_only_their_own_view():
+    game = "tahiti"
+    resample = resampler(game)
+    rng = np.random.default_rng(5)
+    for state in positions(game, 2, seed=14, every=9, limit=3):
+        seat = state.current_player
+        other = resample(state, seat, rng)
+        moves = []
+        for position in (state, state, other):
+            agent = make_agent(f"ismcts:{VERIFY},margin=0.5,z=1", game)
+            agent.reset(7)
+            moves.append(agent.act(position.view(seat)))
+        assert moves[0] == moves[1] == moves[2], f"moves {moves}"
 
 
 # -- root=paired: one-step improvement of the heuristic ----------------------------------------
