@@ -190,12 +190,14 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     # (Tahiti's canoe actions; Wasabi!'s setup, refills, picks and discards). Over 300
     # fresh deals: Tahiti 0.633; Wasabi! 0.458 (0.300 without the guard).
     "tahiti": {
-        "iterations": 60,
+        "iterations": 20,
         "rollout": "heuristic",
         "depth": 20,
         "first": 1,
         "guard": 0.1,
-        "phases": "HAUMEA_MOVE+STACK+PLACE+BOUNTY_PLACE+DEPLETE",
+        "verify": 16,
+        "margin": 0.5,
+        "z": 1.0,
     },
     "wasabi": {
         "iterations": 50,
