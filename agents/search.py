@@ -205,7 +205,9 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "depth": 6,
         "first": 1,
         "guard": 0.1,
-        "phases": "STEP1_START+PLACE_TARGET+PLACE_DUE+AFTER_PLACEMENT",
+        "verify": 16,
+        "margin": 0.5,
+        "z": 1.0,
     },
 }
 
