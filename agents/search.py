@@ -163,9 +163,14 @@ def _check_number(name: str, value: Any, kinds: Any, low: float, high: float | N
         raise InvalidConfigError(f"ismcts option {name}={value!r} is out of range: {limit}")
 
 
-#: Per-game defaults over :class:`SearchOptions` (whose ``seconds=0.25`` caps every decision).
-#: Factors and Multiples: the setting that beat the heuristic (0.657 over 300 fresh deals).
+#: Each departure from the heuristic's move checked by 16 paired full games, scored half by
+#: the outcome and half by the score margin, kept only one standard error above zero.
+VERIFIED = {"verify": 16, "margin": 0.5, "z": 1.0}
+
+#: Per-game defaults over :class:`SearchOptions` (whose ``seconds=0.25`` caps every
+#: decision's tree search). Strength over 300 fresh deals each: docs/agents.md.
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    # Factors and Multiples: the setting that beat the heuristic (0.657).
     "factors_multiples": {
         "iterations": 100,
         "seconds": 0.25,
@@ -173,10 +178,12 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "depth": 20,
         "first": 1,
     },
-    # The four below do not beat the heuristic yet (docs/agents.md): these are the best of
-    # the few settings measured, none of them tuned at length. Carcassonne: 0.558 over 60
-    # tuning games with the expected-score leaf evaluation (root=paired: 0.49-0.55).
+    # Cornucopia does not beat the heuristic (0.387); neither guard=0.1 (0.442 over 60
+    # tuning games) nor the check (0.500 over 30, 0.29 s a decision) made it do so.
     "cornucopia": {"iterations": 50, "rollout": "heuristic", "depth": 6, "first": 1},
+    # Carcassonne, Tahiti and Wasabi!: the tree proposes, the check decides. Without it
+    # searching every decision lost Tahiti and Wasabi! nearly every game (0/16, 2/20 in
+    # tuning), choosing by the truncated rollouts' noise where a move's worth shows later.
     "carcassonne_castle": {
         "iterations": 50,
         "rollout": "heuristic",
@@ -184,20 +191,15 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "first": 1,
         "widen": 5,
         "guard": 0.1,
+        **VERIFIED,
     },
-    # Tahiti and Wasabi!: searching every decision lost nearly every game (0/16, 2/20 in
-    # tuning); the heuristic keeps the decisions whose worth shows only beyond the rollout
-    # (Tahiti's canoe actions; Wasabi!'s setup, refills, picks and discards). Over 300
-    # fresh deals: Tahiti 0.633; Wasabi! 0.458 (0.300 without the guard).
     "tahiti": {
         "iterations": 20,
         "rollout": "heuristic",
         "depth": 20,
         "first": 1,
         "guard": 0.1,
-        "verify": 16,
-        "margin": 0.5,
-        "z": 1.0,
+        **VERIFIED,
     },
     "wasabi": {
         "iterations": 50,
@@ -205,9 +207,7 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "depth": 6,
         "first": 1,
         "guard": 0.1,
-        "verify": 16,
-        "margin": 0.5,
-        "z": 1.0,
+        **VERIFIED,
     },
 }
 
