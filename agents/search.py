@@ -110,8 +110,8 @@ class SearchOptions:
     verify: int = 0
     """> 0: when the search's choice is not the heuristic's move, both are played on
     ``verify`` common determinizations and finished by the same heuristic rollouts, to the
-    end of the game; the choice stands only if its mean advantage is above zero (and ``z``
-    standard errors). 0: no check"""
+    end of the game (whatever ``rollout`` the tree uses); the choice stands only if its
+    mean advantage is above zero (and ``z`` standard errors). 0: no check"""
 
     def __post_init__(self) -> None:
         _check_number("iterations", self.iterations, int, low=0)
@@ -135,11 +135,6 @@ class SearchOptions:
         if self.root == "paired" and self.rollout == "random":
             raise InvalidConfigError(
                 "ismcts option root=paired improves on the heuristic: it needs "
-                "rollout=heuristic or rollout=none"
-            )
-        if self.verify and self.rollout == "random":
-            raise InvalidConfigError(
-                "ismcts option verify checks a move with the heuristic's rollouts: it needs "
                 "rollout=heuristic or rollout=none"
             )
         if self.rollout not in ROLLOUTS:
