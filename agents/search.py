@@ -14,8 +14,11 @@ The agent is written once, against the rules contract alone:
   reward per player, so every node is judged by the player who chose its action: 2 to 5
   seats alike.
 
-The move played is the root action visited most. A decision is reproducible from the view,
-the agent's seed and an iteration budget (a time budget depends on the machine's speed).
+The move played is the root action visited most; with ``verify`` the tree only proposes:
+a move other than the heuristic's must also beat it over paired full games (common
+determinizations and rollout seeds), else the heuristic's move is played. A decision is
+reproducible from the view, the agent's seed and an iteration budget (a time budget
+depends on the machine's speed).
 
 Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTIONS`):
 
