@@ -48,6 +48,35 @@ def positions(game: str, num_players: int, seed: int, every: int = 7, limit: int
     return found
 
 
+def same_move_when_hidden_facts_change(
+    game: str,
+    spec: str,
+    seed: int,
+    every: int,
+    limit: int,
+    agent_seed: int,
+    iterations: int | None = None,
+) -> int:
+    """Asserts that agent ``spec`` plays the same move twice from a position's view and once
+    from a copy whose hidden facts were resampled; returns the positions checked."""
+    resample = resampler(game)
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for state in positions(game, 2, seed=seed, every=every, limit=limit):
+        seat = state.current_player
+        other = resample(state, seat, rng)
+        moves = []
+        for position in (state, state, other):
+            agent = make_agent(spec, game)
+            agent.reset(agent_seed)
+            moves.append(agent.act(position.view(seat)))
+            if iterations is not None:
+                assert agent.last_iterations == iterations
+        assert moves[0] == moves[1] == moves[2], f"{game}: moves {moves}"
+        checked += 1
+    return checked
+
+
 # -- options and specs ------------------------------------------------------------------------
 def test_spec_with_options_builds_the_agent_they_describe():
     agent = make_agent("ismcts:iterations=40,seconds=0,rollout=heuristic,depth=12,c=1.5", "wasabi")
@@ -121,20 +150,10 @@ def test_command_line_refuses_a_bad_search_option_with_exit_2(capsys):
 def test_decision_is_reproducible_and_reads_only_its_own_view(game):
     """Same view and seed give the same move, and so does a state whose hidden facts were
     resampled: the agent cannot see them."""
-    resample = resampler(game)
-    rng = np.random.default_rng(3)
-    checked = 0
-    for state in positions(game, 2, seed=11, limit=4):
-        seat = state.current_player
-        other = resample(state, seat, rng)
-        moves = []
-        for position in (state, state, other):
-            agent = make_agent(f"ismcts:{CHEAP},iterations=40,depth=10", game)
-            agent.reset(1234)
-            moves.append(agent.act(position.view(seat)))
-            assert agent.last_iterations == 40
-        assert moves[0] == moves[1] == moves[2], f"{game}: moves {moves}"
-        checked += 1
+    spec = f"ismcts:{CHEAP},iterations=40,depth=10"
+    checked = same_move_when_hidden_facts_change(
+        game, spec, seed=11, every=7, limit=4, agent_seed=1234, iterations=40
+    )
     assert checked >= 2
 
 
@@ -285,18 +304,9 @@ def test_verify_keeps_a_choice_only_when_it_beats_the_heuristics_move():
 
 
 def test_verified_decisions_are_reproducible_and_read_only_their_own_view():
-    game = "tahiti"
-    resample = resampler(game)
-    rng = np.random.default_rng(5)
-    for state in positions(game, 2, seed=14, every=9, limit=3):
-        seat = state.current_player
-        other = resample(state, seat, rng)
-        moves = []
-        for position in (state, state, other):
-            agent = make_agent(f"ismcts:{VERIFY},margin=0.5,z=1", game)
-            agent.reset(7)
-            moves.append(agent.act(position.view(seat)))
-        assert moves[0] == moves[1] == moves[2], f"moves {moves}"
+    spec = f"ismcts:{VERIFY},margin=0.5,z=1"
+    checked = same_move_when_hidden_facts_change("tahiti", spec, 14, every=9, limit=3, agent_seed=7)
+    assert checked == 3
 
 
 # -- root=paired: one-step improvement of the heuristic ----------------------------------------
@@ -305,20 +315,10 @@ PAIRED = "root=paired,rollout=heuristic,seconds=0,iterations=6,depth=3,widen=4"
 
 @pytest.mark.parametrize("game", ["carcassonne_castle", "factors_multiples"])
 def test_paired_root_is_reproducible_and_reads_only_its_own_view(game):
-    resample = resampler(game)
-    rng = np.random.default_rng(4)
-    checked = 0
-    for state in positions(game, 2, seed=12, every=5, limit=3):
-        seat = state.current_player
-        other = resample(state, seat, rng)
-        moves = []
-        for position in (state, state, other):
-            agent = make_agent(f"ismcts:{PAIRED},finish=3,margin=0.3", game)
-            agent.reset(99)
-            moves.append(agent.act(position.view(seat)))
-            assert agent.last_iterations == 6
-        assert moves[0] == moves[1] == moves[2], f"{game}: moves {moves}"
-        checked += 1
+    spec = f"ismcts:{PAIRED},finish=3,margin=0.3"
+    checked = same_move_when_hidden_facts_change(
+        game, spec, seed=12, every=5, limit=3, agent_seed=99, iterations=6
+    )
     assert checked >= 2
 
 
