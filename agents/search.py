@@ -199,13 +199,16 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "guard": 0.1,
         **VERIFIED,
     },
+    # Wasabi!: a small tree (12 iterations) checked by 8 pairs plays as well as 50 iterations
+    # and 16 pairs did (0.717 against 0.698, 300 fresh deals each) at 0.4 of the time.
     "wasabi": {
-        "iterations": 50,
+        "iterations": 12,
         "rollout": "heuristic",
         "depth": 6,
         "first": 1,
         "guard": 0.1,
         **VERIFIED,
+        "verify": 8,
     },
 }
 
