@@ -379,14 +379,8 @@ class ISMCTSAgent(Agent):
         gains = []
         for _ in range(self.options.verify):
             state = self.rules.sample_state(view, sample_rng)
-            rollout_seed = self.py_rng.getrandbits(32)
-            values = []
-            for branch, action in ((state.clone(), own), (state, choice)):
-                branch.apply(action)
-                self.heuristic.reset(rollout_seed)
-                self.py_rng_rollout = random.Random(rollout_seed)
-                values.append(self._rollout_value(branch, view.seat, to_end=True))
-            gains.append(values[1] - values[0])
+            theirs, mine = self._paired_values(state, [own, choice], view.seat, to_end=True)
+            gains.append(mine - theirs)
         self.last_verify_gain = sum(gains) / len(gains)
         return choice if _above_zero(gains, self.options.z) else own
 
@@ -417,41 +411,37 @@ class ISMCTSAgent(Agent):
         self.last_advantages = {own: 0.0}
         if len(candidates) == 1:
             return own
-        seat = view.seat
-        sums = [0.0] * len(candidates)
-        squares = [0.0] * len(candidates)
+        gains: list[list[float]] = [[] for _ in candidates]
         deadline = time.perf_counter() + options.seconds if options.seconds else math.inf
         limit = options.iterations or math.inf
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             state = self.rules.sample_state(view, sample_rng)
-            rollout_seed = self.py_rng.getrandbits(32)
-            last = len(candidates) - 1
-            values = []
-            for i, action in enumerate(candidates):
-                branch = state if i == last else state.clone()
-                branch.apply(action)
-                self.heuristic.reset(rollout_seed)
-                self.py_rng_rollout = random.Random(rollout_seed)
-                values.append(self._rollout_value(branch, seat))
-            for i, value in enumerate(values):
-                gain = value - values[0]
-                sums[i] += gain
-                squares[i] += gain * gain
+            values = self._paired_values(state, candidates, view.seat)
+            for gain, value in zip(gains, values):
+                gain.append(value - values[0])
             done += 1
         self.last_iterations = done
-        self.last_advantages = {a: total / done for a, total in zip(candidates, sums)}
-        best = max(range(len(candidates)), key=lambda i: sums[i])
-        mean = sums[best] / done
-        if mean <= options.guard:
+        self.last_advantages = {a: sum(g) / done for a, g in zip(candidates, gains)}
+        best = max(range(len(candidates)), key=lambda i: sum(gains[i]))
+        if sum(gains[best]) / done <= options.guard or not _above_zero(gains[best], options.z):
             return own
-        if options.z:
-            if done < 2:
-                return own
-            variance = max(0.0, (squares[best] - done * mean * mean) / (done - 1))
-            if mean <= options.z * math.sqrt(variance / done):
-                return own
         return candidates[best]
+
+    def _paired_values(
+        self, state: State, actions: list[int], seat: int, to_end: bool = False
+    ) -> list[float]:
+        """``seat``'s value of each action played from ``state`` (consumed) and continued by
+        the same heuristic rollout (one rollout seed for all: common random numbers)."""
+        rollout_seed = self.py_rng.getrandbits(32)
+        values = []
+        for i, action in enumerate(actions):
+            branch = state if i == len(actions) - 1 else state.clone()
+            branch.apply(action)
+            self.heuristic.reset(rollout_seed)
+            self.py_rng_rollout = random.Random(rollout_seed)
+            values.append(self._rollout_value(branch, seat, to_end))
+        return values
 
     def _root_allows(self, action: int) -> bool:
         return self.root_moves is None or action in self.root_moves
