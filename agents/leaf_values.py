@@ -12,7 +12,7 @@ the game (or round) ended now, where the game's score track leaves something out
 | Carcassonne: The Castle | the expected final score (``_carcassonne_expected``) |
 | Tahiti | the mean of the final scoring (§6.4) of the charts with and without the cargo aboard |
 | Wasabi! | the score plus half the heuristic's board value (its live recipes' best windows) |
-| Cornucopia | the game's own (provisional) score |
+| Cornucopia | points in hand (blue chips at a third) + the value of a turn about to start |
 
 The evaluator may change the state it is given: search hands it a throwaway determinization.
 """
@@ -193,7 +193,41 @@ def _wasabi_planner():
     return HeuristicAgent()
 
 
+def _cornucopia_keys(state: State) -> list[float]:
+    """Each seat's points as they stand, blue chips at a third of a point each (no
+    rounding: a chip won now is worth its share), plus, at the start of a turn (its bid
+    or declaration), the turn's value to its player: a position that leaves the next
+    player a basket nearly full is worth less to the one who leaves it."""
+    if state.is_terminal():
+        return state._score_keys()
+    from boardgame_envs.cornucopia.data import BLUE, BLUE_PER_YELLOW, RED, YELLOW
+    from boardgame_envs.cornucopia.rules import (
+        BID,
+        DECLARE,
+        combination_points,
+        red_majority_points,
+    )
+
+    reds = red_majority_points([chips[RED] for chips in state.chips])
+    keys = [
+        chips[YELLOW] + chips[BLUE] / BLUE_PER_YELLOW + red + combination_points(tuple(won))
+        for chips, red, won in zip(state.chips, reds, state.won)
+    ]
+    if state.phase in (BID, DECLARE):
+        turn = state.turn_player
+        keys[turn] += _cornucopia_player().turn_value(state.view(turn))
+    return keys
+
+
+@functools.cache
+def _cornucopia_player():
+    from agents.heuristic.cornucopia import HeuristicAgent
+
+    return HeuristicAgent()
+
+
 PROVISIONAL: dict[str, Provisional] = {
+    "cornucopia": _cornucopia_keys,
     "factors_multiples": _factors_multiples_keys,
     "wasabi": _wasabi_keys,
     "carcassonne_castle": _carcassonne_expected,

@@ -107,6 +107,11 @@ class SearchOptions:
     phases: str = ""
     """``+``-separated names of the decision phases to search (``rules.phases``, e.g.
     ``BID+BET``); at the others the heuristic's move is played. Empty: search everywhere"""
+    quiet: str = ""
+    """``+``-separated decision phases at which a rollout cut by ``depth`` may stop: past
+    ``depth`` decisions it goes on to the next decision of one of them (a quiet position
+    for the static evaluation, e.g. Cornucopia's ``BID``: the turn has been resolved).
+    Empty: stop at ``depth``"""
     margin: float = 0.0
     """weight in [0, 1] of the final score margin, ``tanh(margin / scale)``, against the
     win/loss outcome in the reward of a rollout that reaches the end of the game"""
@@ -150,6 +155,11 @@ class SearchOptions:
             )
         if self.rollout == "none" and self.depth:
             raise InvalidConfigError("ismcts option depth needs a rollout (random or heuristic)")
+        if self.quiet and (self.rollout == "none" or not self.depth):
+            raise InvalidConfigError(
+                "ismcts option quiet needs a rollout cut by depth (rollout=random or "
+                "heuristic, depth >= 1)"
+            )
 
 
 def _check_number(name: str, value: Any, kinds: Any, low: float, high: float | None = None) -> None:
@@ -231,6 +241,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "finish": int,
     "verify": int,
     "phases": str,
+    "quiet": str,
     "seed": int,
 }
 
@@ -309,6 +320,7 @@ class ISMCTSAgent(Agent):
             heuristic = make_agent("heuristic", game)
         self.heuristic = heuristic
         self.searched_phases = _searched_phases(game, self.rules.phases, self.options.phases)
+        self.quiet_phases = _searched_phases(game, self.rules.phases, self.options.quiet, "quiet")
         self.last_iterations = 0  # iterations of the last decision (for reports and tests)
         self.root_moves: set[int] | None = None
         self.last_root: _Node | None = None  # the tree of the last decision, for analysis
@@ -460,7 +472,7 @@ class ISMCTSAgent(Agent):
                 depth = math.inf
         steps = 0
         if options.rollout == "heuristic" or to_end:
-            while not state.is_terminal() and steps < depth:
+            while not state.is_terminal() and (steps < depth or not self._quiet(state)):
                 legal = state.legal_actions()
                 if len(legal) == 1:
                     action = legal[0]
@@ -545,7 +557,7 @@ class ISMCTSAgent(Agent):
         steps = 0
         depth = options.depth or math.inf
         while not state.is_terminal():
-            if steps >= depth:
+            if steps >= depth and self._quiet(state):
                 return self.evaluate(state)
             legal = state.legal_actions()
             if len(legal) == 1:
@@ -558,20 +570,26 @@ class ISMCTSAgent(Agent):
             steps += 1
         return state.returns()
 
+    def _quiet(self, state: State) -> bool:
+        """Whether a rollout past its ``depth`` may stop here for the static evaluation."""
+        return self.quiet_phases is None or state.phase in self.quiet_phases
+
     def __repr__(self) -> str:
         return f"ISMCTSAgent({self.game!r}, {self.options})"
 
 
-def _searched_phases(game: str, known: tuple[str, ...], text: str) -> frozenset[str] | None:
-    """The phases of option ``phases`` (``"BID+BET"``), checked against the game's; None
-    when the option is empty (search at every decision)."""
+def _searched_phases(
+    game: str, known: tuple[str, ...], text: str, option: str = "phases"
+) -> frozenset[str] | None:
+    """The phases of option ``phases`` or ``quiet`` (``"BID+BET"``), checked against the
+    game's; None when the option is empty."""
     if not text:
         return None
     names = [name.strip() for name in text.split("+")]
     unknown = [name for name in names if name not in known]
     if unknown:
         raise InvalidConfigError(
-            f"ismcts option phases={text!r}: {', '.join(map(repr, unknown))} is not a "
+            f"ismcts option {option}={text!r}: {', '.join(map(repr, unknown))} is not a "
             f"decision phase of {game}; allowed (joined by +): {', '.join(known)}"
         )
     return frozenset(names)

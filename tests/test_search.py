@@ -114,6 +114,9 @@ def test_plain_spec_uses_the_games_defaults():
         ("finish=2.5", "ismcts option finish='2.5' is not a valid int"),
         ("verify=-2", "ismcts option verify=-2 is out of range: >= 0"),
         ("phases=PLAY+BID", "ismcts option phases='PLAY+BID': 'BID' is not a decision phase"),
+        ("quiet=BID,depth=3", "ismcts option quiet='BID': 'BID' is not a decision phase"),
+        ("quiet=PLAY,depth=0", "ismcts option quiet needs a rollout cut by depth"),
+        ("quiet=PLAY,rollout=none,depth=0", "ismcts option quiet needs a rollout cut by depth"),
     ],
 )
 def test_bad_options_name_what_is_allowed(text, message):
@@ -359,3 +362,29 @@ def test_a_paired_root_with_a_full_guard_plays_the_heuristics_move():
                 assert move == heuristic.act(view)
             checked += 1
     assert checked >= 6
+
+
+# -- quiet: truncated rollouts stop only where the static evaluation is sound -----------------
+@pytest.mark.parametrize("root", ["tree", "paired"])
+def test_quiet_rollouts_are_evaluated_only_at_the_phases_named(root):
+    """Past ``depth`` a rollout goes on to the next decision of a quiet phase (Cornucopia's
+    BID: the turn in play resolved), so every position the evaluation sees is one of them."""
+    from boardgame_envs.cornucopia.rules import BID
+
+    spec = f"ismcts:root={root},rollout=heuristic,seconds=0,iterations=6,depth=1,quiet=BID"
+    phases = {}
+    for quiet in (True, False):
+        agent = make_agent(spec if quiet else spec.replace(",quiet=BID", ""), "cornucopia")
+        evaluate = agent.evaluate
+        seen = phases[quiet] = set()
+
+        def recording(state, evaluate=evaluate, seen=seen):
+            seen.add(state.phase)
+            return evaluate(state)
+
+        agent.evaluate = recording
+        for state in positions("cornucopia", 2, seed=4, every=3, limit=12):
+            agent.reset(0)
+            agent.act(state.view(state.current_player))
+    assert phases[True] == {BID}
+    assert len(phases[False]) > 1  # without the option the same rollouts stop mid-turn

@@ -179,9 +179,10 @@ def _odds_of(view: View) -> _Odds:
     return _odds_for(tuple(counts))
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=1024)
 def _odds_for(counts: tuple[int, ...]) -> _Odds:
-    """One shared, memoised :class:`_Odds` per deck composition (the last 16 seen)."""
+    """One shared, memoised :class:`_Odds` per deck composition (the last 1,024 seen: search
+    rollouts visit many compositions, and a forgotten one is recomputed at a cost)."""
     return _Odds(counts)
 
 
@@ -281,6 +282,13 @@ class HeuristicAgent(Agent):
         if view.variant_red3:
             return view.declared
         return int(view.chips[view.seat][RED] >= 1 and not view.red_used)
+
+    def turn_value(self, view: View) -> float:
+        """What the turn about to start is worth to its player in points, as this player
+        reckons it: the value of its best bid (expected reward and combination points
+        less the expected penalty). For search's static evaluation; plays nothing."""
+        legal = [bid_action(i + 1) for i, cards in enumerate(view.stacks) if cards]
+        return self._bid(view, legal, _odds_of(view), self._redraws(view))[1]
 
     # -- decisions ---------------------------------------------------------------------------
     def _bid(self, view: View, legal: list[int], odds: _Odds, redraws: int) -> tuple[int, float]:

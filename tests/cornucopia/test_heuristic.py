@@ -68,3 +68,24 @@ def test_beats_random_players():
             state.apply(agents[player].act(state.view(player)))
         wins += seat in state.winners()
     assert wins >= 11
+
+
+def test_turn_value_is_the_best_bids_value_and_prefers_a_basket_nearly_full():
+    """``turn_value`` (for search's evaluation) is what the best bid is worth: more with a
+    basket one card from completion than with every basket at two cards."""
+    near = table(("C T", "P P", "W G", "C T E W", "W* C"))
+    far = table(("C T", "P P", "W G", "C E", "W* C"))
+    player = HeuristicAgent(0)
+    assert player.turn_value(near.view(0)) > player.turn_value(far.view(0)) + 1
+
+
+def test_search_evaluation_adds_the_turn_about_to_start_to_its_players_points():
+    from agents.leaf_values import _cornucopia_keys
+
+    state = table(("C T", "P P", "W G", "C T E W", "W* C"), chips={0: (2, 4, 2), 1: (1, 3, 1)})
+    keys = _cornucopia_keys(state.clone())
+    # Seat 0: 2 yellow + 4/3 blue, red majority 6, about to bid; seat 1: 1 + 1 + red 3.
+    turn = HeuristicAgent(0).turn_value(state.view(0))
+    assert keys == [2 + 4 / 3 + 6 + turn, 1 + 1 + 3]
+    bid(state, 3)  # mid-turn: points only
+    assert _cornucopia_keys(state.clone()) == [2 + 4 / 3 + 6, 1 + 1 + 3]
