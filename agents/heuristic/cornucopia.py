@@ -283,12 +283,19 @@ class HeuristicAgent(Agent):
             return view.declared
         return int(view.chips[view.seat][RED] >= 1 and not view.red_used)
 
-    def turn_value(self, view: View) -> float:
-        """What the turn about to start is worth to its player in points, as this player
-        reckons it: the value of its best bid (expected reward and combination points
-        less the expected penalty). For search's static evaluation; plays nothing."""
-        legal = [bid_action(i + 1) for i, cards in enumerate(view.stacks) if cards]
-        return self._bid(view, legal, _odds_of(view), self._redraws(view))[1]
+    def turn_outlook(self, view: View) -> tuple[float, float]:
+        """(value, success probability) of the turn about to start, for its player, as this
+        player reckons it: its best bid's value in points (expected reward and combination
+        points less the expected penalty) and that bid's chance of completing a basket.
+        For search's static evaluation; plays nothing."""
+        odds, redraws = _odds_of(view), self._redraws(view)
+        best_value, best_p = float("-inf"), 0.0
+        for i, cards in enumerate(view.stacks):
+            if cards:
+                value, p = odds.best(view.baskets, i + 1, redraws, self._prices(view, i + 1))
+                if value > best_value:
+                    best_value, best_p = value, p
+        return best_value, best_p
 
     # -- decisions ---------------------------------------------------------------------------
     def _bid(self, view: View, legal: list[int], odds: _Odds, redraws: int) -> tuple[int, float]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agents.base import RandomAgent
-from agents.heuristic.cornucopia import HeuristicAgent
+from agents.heuristic.cornucopia import HeuristicAgent, _odds_of
 from boardgame_envs.cornucopia.rules import FORFEIT, REDRAW, bet_action, bid_action, place_action
 from tests.cornucopia.helpers import RULES, bet, bid, table
 
@@ -70,22 +70,30 @@ def test_beats_random_players():
     assert wins >= 11
 
 
-def test_turn_value_is_the_best_bids_value_and_prefers_a_basket_nearly_full():
-    """``turn_value`` (for search's evaluation) is what the best bid is worth: more with a
-    basket one card from completion than with every basket at two cards."""
+def test_turn_outlook_is_the_best_bids_value_and_odds():
+    """``turn_outlook`` (for search's evaluation) is what the best bid is worth and its
+    chance: more with a basket one card from completion than with every basket at two."""
     near = table(("C T", "P P", "W G", "C T E W", "W* C"))
     far = table(("C T", "P P", "W G", "C E", "W* C"))
     player = HeuristicAgent(0)
-    assert player.turn_value(near.view(0)) > player.turn_value(far.view(0)) + 1
+    (near_value, near_p), (far_value, far_p) = (
+        player.turn_outlook(near.view(0)),
+        player.turn_outlook(far.view(0)),
+    )
+    assert near_value > far_value + 1 and 0 < far_p < near_p < 1
+    bids = {a: player._prices(near.view(0), a + 1) for a in near.legal_actions()}
+    assert near_value == player._bid(near.view(0), list(bids), _odds_of(near.view(0)), 1)[1]
 
 
-def test_search_evaluation_adds_the_turn_about_to_start_to_its_players_points():
-    from agents.leaf_values import _cornucopia_keys
+def test_search_evaluation_adds_the_turn_about_to_start():
+    """The turn player gets the turn's value, each bettor ``|2p - 1|`` (a 3-chip stake on
+    the likelier side); mid-turn only the points in hand count."""
+    from agents.leaf_values import BET_WORTH, _cornucopia_keys
 
     state = table(("C T", "P P", "W G", "C T E W", "W* C"), chips={0: (2, 4, 2), 1: (1, 3, 1)})
     keys = _cornucopia_keys(state.clone())
     # Seat 0: 2 yellow + 4/3 blue, red majority 6, about to bid; seat 1: 1 + 1 + red 3.
-    turn = HeuristicAgent(0).turn_value(state.view(0))
-    assert keys == [2 + 4 / 3 + 6 + turn, 1 + 1 + 3]
-    bid(state, 3)  # mid-turn: points only
+    value, p = HeuristicAgent(0).turn_outlook(state.view(0))
+    assert keys == [2 + 4 / 3 + 6 + value, 1 + 1 + 3 + BET_WORTH * abs(2 * p - 1)]
+    bid(state, 3)
     assert _cornucopia_keys(state.clone()) == [2 + 4 / 3 + 6, 1 + 1 + 3]
