@@ -14,7 +14,9 @@ from training.cli import main as cli_main
 from training.evaluate import _play_task, _worker_agent
 from training.parallel import WorkerError, connect_ray, run_tasks
 
-SEARCH = "ismcts:iterations=4,seconds=0,rollout=random,first=0,widen=0,guard=0,verify=0"
+SEARCH = (
+    "ismcts:iterations=4,seconds=0,rollout=random,first=0,widen=0,guard=0,verify=0,root=tree,quiet="
+)
 AGENTS = f"random,heuristic,{SEARCH}"
 
 

@@ -26,7 +26,7 @@ RESAMPLERS = {
 
 
 #: Options that make a search cheap and game-independent (the games' defaults differ).
-CHEAP = "seconds=0,rollout=random,first=0,widen=0,guard=0,phases=,verify=0"
+CHEAP = "seconds=0,rollout=random,first=0,widen=0,guard=0,phases=,verify=0,root=tree,quiet=,z=0"
 
 
 def resampler(game: str):
@@ -374,7 +374,7 @@ def test_quiet_rollouts_are_evaluated_only_at_the_phases_named(root):
     spec = f"ismcts:root={root},rollout=heuristic,seconds=0,iterations=6,depth=1,quiet=BID"
     phases = {}
     for quiet in (True, False):
-        agent = make_agent(spec if quiet else spec.replace(",quiet=BID", ""), "cornucopia")
+        agent = make_agent(spec if quiet else spec.replace("quiet=BID", "quiet="), "cornucopia")
         evaluate = agent.evaluate
         seen = phases[quiet] = set()
 
