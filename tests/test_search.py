@@ -388,3 +388,11 @@ def test_quiet_rollouts_are_evaluated_only_at_the_phases_named(root):
             agent.act(state.view(state.current_player))
     assert phases[True] == {BID}
     assert len(phases[False]) > 1  # without the option the same rollouts stop mid-turn
+
+
+def test_cornucopias_default_is_reproducible_and_reads_only_its_own_view():
+    """The default (paired moves, rollouts to the end of the turn) at a small budget."""
+    checked = same_move_when_hidden_facts_change(
+        "cornucopia", "ismcts:seconds=0,iterations=6", seed=5, every=3, limit=4, agent_seed=3
+    )
+    assert checked == 4
