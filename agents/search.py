@@ -198,7 +198,8 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "quiet": "BID",
         "z": 1.0,
     },
-    # Carcassonne, Tahiti and Wasabi!: the tree proposes, the check decides. Without it
+    # Carcassonne, Tahiti and Wasabi!: the tree proposes, the check decides. (Carcassonne
+    # with iterations=100,verify=32: 0.588 over 300 fresh deals, no better.) Without it
     # searching every decision lost Tahiti and Wasabi! nearly every game (0/16, 2/20 in
     # tuning), choosing by the truncated rollouts' noise where a move's worth shows later.
     "carcassonne_castle": {
