@@ -198,10 +198,10 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "quiet": "BID",
         "z": 1.0,
     },
-    # Carcassonne, Tahiti and Wasabi!: the tree proposes, the check decides. (Carcassonne
-    # with iterations=100,verify=32: 0.588 over 300 fresh deals, no better.) Without it
+    # Carcassonne, Tahiti and Wasabi!: the tree proposes, the check decides. Without it
     # searching every decision lost Tahiti and Wasabi! nearly every game (0/16, 2/20 in
     # tuning), choosing by the truncated rollouts' noise where a move's worth shows later.
+    # (Carcassonne with iterations=100,verify=32: 0.588 over 300 fresh deals, no better.)
     "carcassonne_castle": {
         "iterations": 50,
         "rollout": "heuristic",
@@ -329,8 +329,8 @@ class ISMCTSAgent(Agent):
 
             heuristic = make_agent("heuristic", game)
         self.heuristic = heuristic
-        self.searched_phases = _searched_phases(game, self.rules.phases, self.options.phases)
-        self.quiet_phases = _searched_phases(game, self.rules.phases, self.options.quiet, "quiet")
+        self.searched_phases = _named_phases(game, self.rules.phases, self.options.phases)
+        self.quiet_phases = _named_phases(game, self.rules.phases, self.options.quiet, "quiet")
         self.last_iterations = 0  # iterations of the last decision (for reports and tests)
         self.root_moves: set[int] | None = None
         self.last_root: _Node | None = None  # the tree of the last decision, for analysis
@@ -588,7 +588,7 @@ class ISMCTSAgent(Agent):
         return f"ISMCTSAgent({self.game!r}, {self.options})"
 
 
-def _searched_phases(
+def _named_phases(
     game: str, known: tuple[str, ...], text: str, option: str = "phases"
 ) -> frozenset[str] | None:
     """The phases of option ``phases`` or ``quiet`` (``"BID+BET"``), checked against the
