@@ -21,12 +21,24 @@ RECORDED = {
 }
 
 
-def move_digest(game: str, games: int = 8) -> str:
+#: Cornucopia's heuristic at bigger tables and with the red-chip variant, recorded at
+#: 2548b5d (before its odds memo grew from 16 compositions to 1,024 and ``turn_outlook``
+#: was added for search): (players, options) -> digest.
+RECORDED_CORNUCOPIA = {
+    (3, False): "12b1fd341cfe4d13",
+    (4, False): "8e2946b1ef93166b",
+    (5, False): "092717f45ae590db",
+    (2, True): "be47ec3eb3eb054d",
+    (4, True): "85d8c3e89e965dd9",
+}
+
+
+def move_digest(game: str, games: int = 8, num_players: int = 2, **options) -> str:
     rules = make_rules(game)
     digest = hashlib.sha256()
     for seed in range(games):
-        state = rules.new_state(2, seed=seed)
-        players = [make_agent("heuristic", game) for _ in range(2)]
+        state = rules.new_state(num_players, seed=seed, **options)
+        players = [make_agent("heuristic", game) for _ in range(num_players)]
         for seat, player in enumerate(players):
             player.reset(seed * 10 + seat)
         while not state.is_terminal():
@@ -40,6 +52,14 @@ def move_digest(game: str, games: int = 8) -> str:
 @pytest.mark.parametrize("game", sorted(RECORDED))
 def test_heuristic_plays_exactly_as_before(game):
     assert move_digest(game) == RECORDED[game]
+
+
+@pytest.mark.parametrize("num_players, variant", sorted(RECORDED_CORNUCOPIA))
+def test_cornucopia_heuristic_plays_as_before_at_every_table_and_in_the_variant(
+    num_players, variant
+):
+    digest = move_digest("cornucopia", num_players=num_players, variant_red3=variant)
+    assert digest == RECORDED_CORNUCOPIA[num_players, variant]
 
 
 def test_carcassonne_placement_values_rank_the_heuristics_own_choice_first():

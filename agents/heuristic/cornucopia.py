@@ -228,6 +228,11 @@ def _targets(baskets: tuple[tuple[int, ...], ...]) -> tuple[_Target, ...]:
     return tuple(targets)
 
 
+def _open_bids(view: View) -> list[int]:
+    """The bid actions whose stack holds a card (the bids of a turn, before it starts)."""
+    return [bid_action(i + 1) for i, cards in enumerate(view.stacks) if cards]
+
+
 def _points(chips: Sequence[int]) -> float:
     """A reward's worth in points (yellow 1, blue 1/3; red is valued by majority)."""
     return chips[YELLOW] + chips[BLUE] / BLUE_PER_YELLOW
@@ -288,28 +293,25 @@ class HeuristicAgent(Agent):
         player reckons it: its best bid's value in points (expected reward and combination
         points less the expected penalty) and that bid's chance of completing a basket.
         For search's static evaluation; plays nothing."""
-        odds, redraws = _odds_of(view), self._redraws(view)
-        best_value, best_p = float("-inf"), 0.0
-        for i, cards in enumerate(view.stacks):
-            if cards:
-                value, p = odds.best(view.baskets, i + 1, redraws, self._prices(view, i + 1))
-                if value > best_value:
-                    best_value, best_p = value, p
-        return best_value, best_p
+        _, value, p = self._bid(view, _open_bids(view), _odds_of(view), self._redraws(view))
+        return value, p
 
     # -- decisions ---------------------------------------------------------------------------
-    def _bid(self, view: View, legal: list[int], odds: _Odds, redraws: int) -> tuple[int, float]:
-        best_action, best_value = legal[0], float("-inf")
+    def _bid(
+        self, view: View, legal: list[int], odds: _Odds, redraws: int
+    ) -> tuple[int, float, float]:
+        """(best bid action, its value, its success probability) among ``legal`` bids."""
+        best_action, best_value, best_p = legal[0], float("-inf"), 0.0
         for action in legal:
             number = action + 1
-            value, _ = odds.best(view.baskets, number, redraws, self._prices(view, number))
+            value, p = odds.best(view.baskets, number, redraws, self._prices(view, number))
             if value > best_value:
-                best_action, best_value = action, value
-        return best_action, best_value
+                best_action, best_value, best_p = action, value, p
+        return best_action, best_value, best_p
 
     def _declare(self, view: View, legal: list[int]) -> int:
         odds = _odds_of(view)
-        bids = [bid_action(i + 1) for i, cards in enumerate(view.stacks) if cards]
+        bids = _open_bids(view)
         best_action, best_value = legal[0], float("-inf")
         for action in legal:
             count = action - DECLARE_BASE
