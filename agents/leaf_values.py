@@ -23,7 +23,7 @@ import functools
 import math
 from collections.abc import Callable
 
-from boardgame_envs.core.rules import State
+from boardgame_envs.core.rules import PlayerView, State
 
 Evaluator = Callable[[State], list[float]]
 Provisional = Callable[[State], list[float]]
@@ -260,14 +260,14 @@ def pairwise_evaluator(keys: Provisional, scale: float) -> Evaluator:
     return evaluate
 
 
-#: Tiles (turns) still to come in a position, per game where the search may use it to
-#: roll out to the end once the game is short (option ``finish``).
-TURNS_LEFT: dict[str, Callable[[State], int]] = {
-    "carcassonne_castle": lambda state: len(state.stack),
+#: Tiles (turns) still to come in a position, a state or a view, per game where the search
+#: may use it to roll out to the end once the game is short (options ``finish``, ``late``).
+TURNS_LEFT: dict[str, Callable[[State | PlayerView], int]] = {
+    "carcassonne_castle": lambda position: position.stack_size,
 }
 
 
-def turns_left(game: str) -> Callable[[State], int] | None:
+def turns_left(game: str) -> Callable[[State | PlayerView], int] | None:
     return TURNS_LEFT.get(game)
 
 

@@ -39,6 +39,9 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``verify`` | a move not the heuristic's must also beat it over ``verify`` paired full games |
 | ``z`` | ``root=paired`` and ``verify``: the advantage must be ``z`` standard errors above zero |
 | ``finish`` | ``root=paired``: roll out to the end once at most ``finish`` turns are left |
+| ``late`` | at most ``late`` turns left: decide as ``root=paired``, rolling out to the end |
+| ``late_iterations`` | ``late``: common determinizations each candidate is played on |
+| ``late_widen`` | ``late``: the candidates are the heuristic's ``late_widen`` best moves (0: all) |
 | ``margin`` | weight of the final score margin in a finished rollout's reward |
 | ``seed`` | seed of the agent's generator (``reset(seed)`` reseeds it) |
 
@@ -59,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.leaf_values import SCORE_SCALE, leaf_evaluator, turns_left
+from agents.leaf_values import SCORE_SCALE, TURNS_LEFT, leaf_evaluator, turns_left
 from agents.search_priors import rank_actions
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
@@ -104,6 +107,18 @@ class SearchOptions:
     finish: int = 0
     """root=paired: roll out to the end of the game, whatever ``depth`` says, once at most
     ``finish`` turns are left (where the game counts them: Carcassonne's stack); 0: never"""
+    late: int = 0
+    """> 0, where the game counts its turns (Carcassonne's stack): once at most ``late``
+    turns are left, each decision is a one-step improvement of the heuristic whatever
+    ``root`` says: every candidate (see ``late_widen``) is played on the same
+    ``late_iterations`` determinizations and rolled out by the heuristic to the end of the
+    game, and one other than the heuristic's move must be ``z`` standard errors better.
+    Its cost, not ``seconds``, bounds it: candidates x iterations short games. 0: never"""
+    late_iterations: int = 16
+    """``late``: determinizations (and paired rollouts) per late decision"""
+    late_widen: int = 0
+    """``late``: the candidates are the heuristic's ``late_widen`` best moves where the game
+    ranks them (every move it does not rank stays); 0: every legal move"""
     phases: str = ""
     """``+``-separated names of the decision phases to search (``rules.phases``, e.g.
     ``BID+BET``); at the others the heuristic's move is played. Empty: search everywhere"""
@@ -136,6 +151,9 @@ class SearchOptions:
         _check_number("z", self.z, (int, float), low=0)
         _check_number("finish", self.finish, int, low=0)
         _check_number("verify", self.verify, int, low=0)
+        _check_number("late", self.late, int, low=0)
+        _check_number("late_iterations", self.late_iterations, int, low=1)
+        _check_number("late_widen", self.late_widen, int, low=0)
         if self.root not in ROOTS:
             raise InvalidConfigError(
                 f"ismcts option root={self.root!r} is unknown; allowed: {', '.join(ROOTS)}"
@@ -250,6 +268,9 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "z": float,
     "finish": int,
     "verify": int,
+    "late": int,
+    "late_iterations": int,
+    "late_widen": int,
     "phases": str,
     "quiet": str,
     "seed": int,
@@ -315,6 +336,11 @@ class ISMCTSAgent(Agent):
         self.options = options or default_options(game)
         self.evaluate = leaf_evaluator(game)
         self.turns_left = turns_left(game)
+        if self.options.late and self.turns_left is None:
+            raise InvalidConfigError(
+                f"ismcts option late={self.options.late}: {game} does not count its turns "
+                f"left; allowed only in {', '.join(TURNS_LEFT)}"
+            )
         needs_heuristic = (
             self.options.rollout == "heuristic"
             or self.options.first
@@ -323,6 +349,7 @@ class ISMCTSAgent(Agent):
             or self.options.root == "paired"
             or self.options.phases
             or self.options.verify
+            or self.options.late
         )
         if needs_heuristic and heuristic is None:
             from agents.base import make_agent
@@ -362,9 +389,14 @@ class ISMCTSAgent(Agent):
         if self.heuristic is not None:
             self.heuristic.reset(decision_seed % 2**32)
         options = self.options
-        self.root_moves = self._root_moves(view, legal)
+        if options.late and self.turns_left(view) <= options.late:
+            self.root_moves = self._root_moves(view, legal, options.late_widen)
+            return self._act_paired(
+                view, legal, sample_rng, options.late_iterations, guard=0.0, to_end=True
+            )
+        self.root_moves = self._root_moves(view, legal, options.widen)
         if options.root == "paired":
-            return self._act_paired(view, legal, sample_rng)
+            return self._act_paired(view, legal, sample_rng, options.iterations, options.guard)
         root = _Node(view.seat)
         deadline = time.perf_counter() + options.seconds if options.seconds else math.inf
         limit = options.iterations or math.inf
@@ -406,26 +438,33 @@ class ISMCTSAgent(Agent):
         self.last_verify_gain = sum(gains) / len(gains)
         return choice if _above_zero(gains, self.options.z) else own
 
-    def _root_moves(self, view: PlayerView, legal: list[int]) -> set[int] | None:
+    def _root_moves(self, view: PlayerView, legal: list[int], widen: int) -> set[int] | None:
         """The root moves the search may try: the heuristic's ``widen`` best where the game
         ranks them (every move it does not rank stays), else all (None)."""
-        if not self.options.widen:
+        if not widen:
             return None
         ranking = rank_actions(self.game, self.heuristic, view)
-        if ranking is None or len(ranking) <= self.options.widen:
+        if ranking is None or len(ranking) <= widen:
             return None
-        return set(ranking[: self.options.widen]) | (set(legal) - set(ranking))
+        return set(ranking[:widen]) | (set(legal) - set(ranking))
 
     # -- root=paired -----------------------------------------------------------------------
     def _act_paired(
-        self, view: PlayerView, legal: list[int], sample_rng: np.random.Generator
+        self,
+        view: PlayerView,
+        legal: list[int],
+        sample_rng: np.random.Generator,
+        iterations: int,
+        guard: float,
+        to_end: bool = False,
     ) -> int:
         """One-step rollout improvement of the heuristic (Tesauro and Galperin 1996), with
         common random numbers: each iteration draws one determinization and one rollout
         seed, and every candidate is played from that same state and continued by the same
         heuristic rollout; the reward differences to the heuristic's own move are paired,
         so the luck of the deal cancels. The heuristic's move is played unless the best
-        candidate's mean advantage exceeds ``guard``."""
+        candidate's mean advantage exceeds ``guard`` (and ``z`` standard errors); ``to_end``:
+        every rollout goes to the end of the game."""
         options = self.options
         own = self.heuristic.act(view)
         candidates = [own] + [a for a in legal if a != own and self._root_allows(a)]
@@ -434,19 +473,20 @@ class ISMCTSAgent(Agent):
         if len(candidates) == 1:
             return own
         gains: list[list[float]] = [[] for _ in candidates]
-        deadline = time.perf_counter() + options.seconds if options.seconds else math.inf
-        limit = options.iterations or math.inf
+        timed = options.seconds and not to_end  # late decisions: iterations alone bound them
+        deadline = time.perf_counter() + options.seconds if timed else math.inf
+        limit = iterations or math.inf
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             state = self.rules.sample_state(view, sample_rng)
-            values = self._paired_values(state, candidates, view.seat)
+            values = self._paired_values(state, candidates, view.seat, to_end)
             for gain, value in zip(gains, values):
                 gain.append(value - values[0])
             done += 1
         self.last_iterations = done
         self.last_advantages = {a: sum(g) / done for a, g in zip(candidates, gains)}
         best = max(range(len(candidates)), key=lambda i: sum(gains[i]))
-        if sum(gains[best]) / done <= options.guard or not _above_zero(gains[best], options.z):
+        if sum(gains[best]) / done <= guard or not _above_zero(gains[best], options.z):
             return own
         return candidates[best]
 

@@ -113,6 +113,10 @@ def test_plain_spec_uses_the_games_defaults():
         ("margin=1.5", "ismcts option margin=1.5 is out of range: 0 to 1"),
         ("finish=2.5", "ismcts option finish='2.5' is not a valid int"),
         ("verify=-2", "ismcts option verify=-2 is out of range: >= 0"),
+        ("late=-1", "ismcts option late=-1 is out of range: >= 0"),
+        ("late=4,late_iterations=0", "ismcts option late_iterations=0 is out of range: >= 1"),
+        ("late_widen=2.5", "ismcts option late_widen='2.5' is not a valid int"),
+        ("late=4", "late=4: factors_multiples does not count its turns left; allowed only in"),
         ("phases=PLAY+BID", "ismcts option phases='PLAY+BID': 'BID' is not a decision phase"),
         ("quiet=BID,depth=3", "ismcts option quiet='BID': 'BID' is not a decision phase"),
         ("quiet=PLAY,depth=0", "ismcts option quiet needs a rollout cut by depth"),
@@ -396,3 +400,62 @@ def test_cornucopias_default_is_reproducible_and_reads_only_its_own_view():
         "cornucopia", "ismcts:seconds=0,iterations=6", seed=5, every=3, limit=4, agent_seed=3
     )
     assert checked == 4
+
+
+# -- late: paired rollouts to the end once few turns are left ---------------------------------
+LATE = "seconds=0.000001,late=6,late_iterations=4,late_widen=5,margin=0"
+
+
+def late_position(seed: int, late: int = 6):
+    """A Carcassonne position with at most ``late`` tiles left and several legal moves."""
+    return next(
+        p
+        for p in positions("carcassonne_castle", 2, seed=seed, every=1, limit=500)
+        if p.stack_size <= late and len(p.legal_actions()) > 6
+    )
+
+
+def test_late_decisions_compare_the_best_moves_over_whole_games():
+    state = late_position(seed=4)
+    view = state.view(state.current_player)
+    agent = make_agent(f"ismcts:{LATE}", "carcassonne_castle")
+    agent.reset(0)
+    move = agent.act(view)
+    # every iteration ran although the time budget had passed: only late_iterations bounds it
+    assert agent.last_iterations == 4
+    values = agent.heuristic.placement_values(view)
+    best = sorted(values, key=lambda a: -values[a])[:5]
+    advantages = agent.last_advantages
+    assert set(advantages) <= set(best) | {move} and len(advantages) >= 5
+    # margin=0 and rollouts to the end: each value is an outcome (-1, 0 or 1), so four
+    # paired differences sum to a whole number
+    assert all(abs(4 * gain - round(4 * gain)) < 1e-9 for gain in advantages.values())
+    assert move == next(a for a, gain in advantages.items() if gain == 0.0) or (
+        advantages[move] > 0
+    )
+
+
+def test_before_the_late_turns_the_tree_decides():
+    state = next(
+        p
+        for p in positions("carcassonne_castle", 2, seed=4, every=1, limit=40)
+        if p.stack_size > 6 and len(p.legal_actions()) > 6
+    )
+    agent = make_agent(f"ismcts:{LATE},iterations=3", "carcassonne_castle")
+    agent.reset(0)
+    agent.act(state.view(state.current_player))
+    assert agent.last_root is not None and agent.last_root.visits >= 1
+    assert agent.last_advantages == {}
+
+
+def test_late_decisions_are_reproducible_and_read_only_their_own_view():
+    checked = same_move_when_hidden_facts_change(
+        "carcassonne_castle",
+        "ismcts:late=60,late_iterations=3,late_widen=4",
+        seed=21,
+        every=11,
+        limit=3,
+        agent_seed=5,
+        iterations=3,
+    )
+    assert checked == 3

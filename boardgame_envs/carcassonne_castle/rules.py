@@ -426,6 +426,11 @@ class State(BaseState):
     def is_terminal(self) -> bool:
         return self.phase == GAME_OVER
 
+    @property
+    def stack_size(self) -> int:
+        """Tiles still in the stack (public: every view's ``stack_size``)."""
+        return len(self.stack)
+
     def _phase_name(self) -> str:
         return self.phase
 
