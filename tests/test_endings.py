@@ -22,7 +22,7 @@ def test_every_agent_finishes_the_same_position():
 
 
 def test_only_the_ending_is_played_by_the_agents():
-    task = ("carcassonne_castle", ["heuristic"], 2, 2, 5, 1)
+    task = ("carcassonne_castle", ["heuristic"], "random", 2, 2, 5, 1)
     (ending,) = endings.play_endings(task)
     # two tiles at most, one of them the seat's: a handful of decisions, not a game's 60
     assert 1 <= ending.decisions <= 6

@@ -1,11 +1,12 @@
 """Agents compared on the same endings: the last turns of games the heuristic has played.
 
-Game g is dealt from ``seed + g`` and played by the heuristic in every seat until at most
-``turns_left`` turns are left (where the game counts them: Carcassonne's stack). From that
-one position each agent finishes the game in seat ``g % n``, heuristics in the others. The
-games are the same up to the ending, so the paired difference of two agents' results
-measures what they do in the ending alone, with far less noise than whole games: this is
-how the search's ``late`` option was tuned (docs/agents.md).
+Game g is dealt from ``seed + g`` and played by the heuristic in every seat (``before`` in
+seat ``g % n``) until at most ``turns_left`` turns are left (where the game counts them:
+Carcassonne's stack). From that one position each agent finishes the game in seat
+``g % n``, heuristics in the others. The games are the same up to the ending, so the paired
+difference of two agents' results measures what they do in the ending alone, with far less
+noise than whole games: this is how the search's ``late`` option was tuned
+(docs/agents.md).
 
     python -m training.endings --game carcassonne_castle --turns-left 16 --games 120 \\
         --seed 10000000 --agents "heuristic,ismcts:seconds=0,late=0,ismcts:seconds=0"
@@ -35,6 +36,9 @@ class Args:
     paired differences"""
     turns_left: int = 16
     """the heuristic plays every seat until at most this many turns are left"""
+    before: str = "heuristic"
+    """the agent in the compared seat before the ending (the positions then are those it
+    reaches against the heuristic)"""
     games: int = 100
     """endings per agent"""
     num_players: int = 2
@@ -74,13 +78,15 @@ class Ending:
 
 
 def play_endings(task: tuple) -> list[Ending]:
-    """Task ``(game, specs, turns_left, num_players, seed, seat)``: the ending of the game
-    dealt from ``seed``, finished by each agent of ``specs`` in turn at ``seat``."""
-    game, specs, turns_left, num_players, seed, seat = task
+    """Task ``(game, specs, before, turns_left, num_players, seed, seat)``: the ending of the
+    game dealt from ``seed`` (``before`` at ``seat`` until then), finished by each agent of
+    ``specs`` in turn at ``seat``."""
+    game, specs, before, turns_left, num_players, seed, seat = task
     rules = make_rules(game)
     left = TURNS_LEFT[game]
     state = rules.new_state(num_players, seed=seed)
     players = [_seated("heuristic", game, seed * 7919 + s) for s in range(num_players)]
+    players[seat] = _seated(before, game, seed * 7919 + seat)
     while not state.is_terminal() and left(state) > turns_left:
         state.apply(players[state.current_player].act(state.view(state.current_player)))
     return [_finish(state.clone(), game, spec, seat, seed) for spec in specs]
@@ -144,16 +150,17 @@ def report(specs: list[str], results: list[list[Ending]]) -> str:
 
 def main(args: Args) -> list[list[Ending]]:
     specs = split_agent_specs(args.agents)
-    for spec in specs:  # a bad spec fails here, before any game is played
+    for spec in [args.before, *specs]:  # a bad spec fails here, before any game is played
         make_agent(spec, args.game)
+    n = args.num_players
     tasks = [
-        (args.game, specs, args.turns_left, args.num_players, args.seed + g, g % args.num_players)
+        (args.game, specs, args.before, args.turns_left, args.num_players, args.seed + g, g % n)
         for g in range(args.games)
     ]
     results = list(run_tasks(play_endings, tasks, args.workers))
     print(
         f"{args.game}: {args.games} endings from at most {args.turns_left} turns left "
-        f"(seeds {args.seed} +, the heuristic before)"
+        f"(seeds {args.seed} +, {args.before} before)"
     )
     print(report(specs, results))
     return results
