@@ -459,3 +459,12 @@ def test_late_decisions_are_reproducible_and_read_only_their_own_view():
         iterations=3,
     )
     assert checked == 3
+
+
+def test_carcassonne_turns_left_reads_a_state_and_its_view_alike():
+    from agents.leaf_values import turns_left
+
+    left = turns_left("carcassonne_castle")
+    for state in positions("carcassonne_castle", 2, seed=8, every=9, limit=5):
+        view = state.view(state.current_player)
+        assert left(state) == left(view) == len(state.stack)
