@@ -117,6 +117,10 @@ def test_plain_spec_uses_the_games_defaults():
         ("late=4,late_iterations=0", "ismcts option late_iterations=0 is out of range: >= 1"),
         ("late_widen=2.5", "ismcts option late_widen='2.5' is not a valid int"),
         ("late=4", "late=4: factors_multiples does not count its turns left; allowed only in"),
+        ("mid=4", "mid=4: factors_multiples does not count its turns left; allowed only in"),
+        ("mid=12,mid_iterations=0", "ismcts option mid_iterations=0 is out of range: >= 1"),
+        ("mid_widen=-1", "ismcts option mid_widen=-1 is out of range: >= 0"),
+        ("mid_phases=BID", "ismcts option mid_phases='BID': 'BID' is not a decision phase"),
         ("phases=PLAY+BID", "ismcts option phases='PLAY+BID': 'BID' is not a decision phase"),
         ("quiet=BID,depth=3", "ismcts option quiet='BID': 'BID' is not a decision phase"),
         ("quiet=PLAY,depth=0", "ismcts option quiet needs a rollout cut by depth"),
@@ -446,6 +450,42 @@ def test_before_the_late_turns_the_tree_decides():
     agent.act(state.view(state.current_player))
     assert agent.last_root is not None and agent.last_root.visits >= 1
     assert agent.last_advantages == {}
+
+
+def mid_position(phase: str, seed: int = 4):
+    """A Carcassonne position at ``phase`` with 7 to 12 tiles left and 3+ legal moves."""
+    return next(
+        p
+        for s in range(seed, seed + 20)
+        for p in positions("carcassonne_castle", 2, seed=s, every=1, limit=500)
+        if 6 < p.stack_size <= 12 and p.phase == phase and len(p.legal_actions()) >= 3
+    )
+
+
+MID = f"{LATE},iterations=3,mid=12,mid_iterations=3,mid_widen=2,mid_phases="
+
+
+def test_mid_decisions_play_fewer_candidates_out_to_the_end():
+    view = (state := mid_position("PLACE")).view(state.current_player)
+    agent = make_agent(f"ismcts:{MID}", "carcassonne_castle")
+    agent.reset(0)
+    move = agent.act(view)
+    assert agent.last_iterations == 3 and agent.last_root is None
+    values = agent.heuristic.placement_values(view)
+    best = sorted(values, key=lambda a: -values[a])[:2]
+    assert set(agent.last_advantages) <= set(best) | {move} and len(agent.last_advantages) >= 2
+    assert all(abs(3 * gain - round(3 * gain)) < 1e-9 for gain in agent.last_advantages.values())
+
+
+def test_mid_phases_leave_the_other_phases_to_the_tree():
+    agent = make_agent(f"ismcts:{MID},mid_phases=FOLLOWER", "carcassonne_castle")
+    agent.reset(0)
+    place = mid_position("PLACE")
+    agent.act(place.view(place.current_player))
+    assert agent.last_root is not None and agent.last_advantages == {}
+    follower = mid_position("FOLLOWER")
+    agent.act(follower.view(follower.current_player))
+    assert set(agent.last_advantages) == set(follower.legal_actions())  # mid_widen: placements
 
 
 def test_late_decisions_are_reproducible_and_read_only_their_own_view():

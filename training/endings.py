@@ -18,6 +18,8 @@ import math
 import time
 from dataclasses import dataclass
 
+from tqdm.auto import tqdm
+
 from agents.base import make_agent, split_agent_specs
 from agents.leaf_values import TURNS_LEFT
 from boardgame_envs.core.rules import InvalidConfigError
@@ -47,6 +49,8 @@ class Args:
     """seed of game 0; game g uses seed + g"""
     workers: int = 1
     """processes that play the endings in parallel (the results are the same)"""
+    progress: bool = True
+    """show a progress bar (on stderr)"""
 
     def __post_init__(self) -> None:
         check_fields(self, ALLOWED)
@@ -157,7 +161,15 @@ def main(args: Args) -> list[list[Ending]]:
         (args.game, specs, args.before, args.turns_left, args.num_players, args.seed + g, g % n)
         for g in range(args.games)
     ]
-    results = list(run_tasks(play_endings, tasks, args.workers))
+    results = list(
+        tqdm(
+            run_tasks(play_endings, tasks, args.workers),
+            total=len(tasks),
+            disable=not args.progress,
+            desc=f"endings {args.game}",
+            unit="ending",
+        )
+    )
     print(
         f"{args.game}: {args.games} endings from at most {args.turns_left} turns left "
         f"(seeds {args.seed} +, {args.before} before)"
