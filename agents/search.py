@@ -42,6 +42,10 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``late`` | at most ``late`` turns left: decide as ``root=paired``, rolling out to the end |
 | ``late_iterations`` | ``late``: common determinizations each candidate is played on |
 | ``late_widen`` | ``late``: the candidates are the heuristic's ``late_widen`` best moves (0: all) |
+| ``mid`` | at most ``mid`` turns left (more than ``late``): decide ``mid_phases`` as ``late`` |
+| ``mid_iterations`` | ``mid``: common determinizations each candidate is played on |
+| ``mid_widen`` | ``mid``: the heuristic's ``mid_widen`` best moves are compared (0: all) |
+| ``mid_phases`` | ``mid``: the ``+``-separated decision phases it takes (empty: all) |
 | ``margin`` | weight of the final score margin in a finished rollout's reward |
 | ``seed`` | seed of the agent's generator (``reset(seed)`` reseeds it) |
 
