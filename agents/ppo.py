@@ -43,6 +43,13 @@ class PPOAgent(Agent):
         self.label = label
         self.observe_mask = observe_mask
         self.planes_shape = planes_shape  # None: the flat layout; else a planes-layout model
+        # A hinted policy (agents/hinted.py) also reads its hint agent's choice.
+        self.hint_agent = model.policy.make_hint_agent(seed) if is_hinted(model) else None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if self.hint_agent is not None:
+            self.hint_agent.reset(seed)
 
     @classmethod
     def load(
@@ -75,7 +82,13 @@ class PPOAgent(Agent):
         )
 
     def policy_input(self, view: PlayerView) -> np.ndarray | dict[str, np.ndarray]:
-        """What the model reads: the flat observation or the planes dict, as it was trained."""
+        """What the model reads: the flat observation (then the hint, for a hinted policy)
+        or the planes dict, as it was trained."""
+        if self.hint_agent is not None:
+            from agents.hinted import hint_vector
+
+            hint = hint_vector(self.hint_agent, view, self.model.action_space.n)
+            return np.concatenate([observe(view, self.observe_mask), hint])
         if self.planes_shape is None:
             return observe(view, self.observe_mask)
         return observe_planes(view, self.observe_mask, self.planes_shape)
@@ -112,6 +125,11 @@ def one_torch_thread() -> Iterator[None]:
             torch.set_num_threads(threads)
 
 
+def is_hinted(model: Any) -> bool:
+    """Whether ``model``'s policy is a HintedPolicy (agents/hinted.py)."""
+    return getattr(type(getattr(model, "policy", None)), "is_hinted", False) is True
+
+
 #: What stable-baselines3 raises for a file that is not a readable saved model (not a zip,
 #: a zip without its parts, a truncated or corrupt archive).
 UNREADABLE_MODEL_ERRORS = (ValueError, AssertionError, KeyError, EOFError, OSError, RuntimeError)
@@ -134,13 +152,19 @@ def load_model(path: str | Path, **kwargs: Any) -> Any:
 def model_input(model: Any, game: str, path: Path) -> tuple[bool, tuple[int, ...] | None]:
     """How the model reads a view: whether its input ends with the legal-action mask
     (``observe_mask``: longer by the action count), and the planes shape when it was
-    trained on the ``layout="planes"`` env (None: the flat layout). An error if it does not
-    fit the game at all."""
+    trained on the ``layout="planes"`` env (None: the flat layout). A hinted policy's input
+    also ends with its hint (``action_size`` values). An error if it does not fit the game
+    at all."""
     from boardgame_envs.registry import make_rules
 
     rules = make_rules(game)
     space = model.observation_space
-    plain = int(np.prod(rules.observation_shape))
+    hinted = is_hinted(model)
+    if hinted and model.policy.hint_game != game:
+        raise InvalidConfigError(
+            f"model {str(path)!r} is a hinted policy of {model.policy.hint_game}, not {game}"
+        )
+    plain = int(np.prod(rules.observation_shape)) + (rules.action_size if hinted else 0)
     if model.action_space.n == rules.action_size:
         if isinstance(space, gymnasium.spaces.Dict) and set(space.spaces) == {"planes", "vector"}:
             planes = tuple(space["planes"].shape)

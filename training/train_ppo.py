@@ -48,6 +48,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
@@ -58,7 +59,6 @@ from agents.base import Agent, AgentMix, make_agent, split_agent_specs
 from agents.ppo import PPOAgent, load_model, model_input
 from boardgame_envs.core.env import REWARD_MODES
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
-from boardgame_envs.core.single_agent import SingleAgentEnv, observe
 from boardgame_envs.registry import make_rules, make_single_agent
 from training.cli_args import (
     FINITE,
@@ -202,6 +202,11 @@ class Args:
     """episodes of the imitated agent to learn from (None: the game's recipe)"""
     imitation_epochs: int = 8
     """passes over those decisions"""
+    hint: str | None = None
+    """a hinted policy (agents/hinted.py): the network also reads this agent's choice and
+    adds hint_weight to its logit, e.g. "heuristic" ("" = none; None: the game's recipe)"""
+    hint_weight: float = 4.0
+    """the hint's starting weight in the logits (learned from there)"""
     init: str = ""
     """start from this saved policy's weights (a model .zip or a run directory; same game
     and network), e.g. to fine-tune a 2-player policy at 3 players; in place of --imitate"""
@@ -239,7 +244,7 @@ class Args:
 
     def __post_init__(self) -> None:
         recipe = RECIPES.get(self.game, RECIPES["default"])
-        for name in ("opponent", "reward", "imitate", "imitation_games"):
+        for name in ("opponent", "reward", "imitate", "imitation_games", "hint"):
             if getattr(self, name) is None:
                 setattr(self, name, recipe[name])
         check_fields(self, ARGS_ALLOWED)
@@ -273,8 +278,11 @@ class Args:
 
 
 NETWORKS = ("auto", "planes", "flat")
+HINT_AGENTS = ("", "heuristic")
 ARGS_ALLOWED: dict[str, Allowed] = {
     "timesteps": at_least(1) | NONE,
+    "hint": Allowed(lambda v: v in HINT_AGENTS, ", ".join(repr(a) for a in HINT_AGENTS)),
+    "hint_weight": FINITE,
     "n_envs": at_least(1),
     "seed": at_least(0),
     "score_reward_scale": FINITE | NONE,
@@ -339,14 +347,25 @@ def policy_kwargs(args: Args) -> dict:
                 planes=make_rules(args.game).planes_shape, **PLANES_NETS[args.game]
             ),
         )
+    if args.hint:
+        from agents.hinted import hinted_policy_kwargs
+
+        action_size = make_rules(args.game).action_size
+        kwargs = hinted_policy_kwargs(kwargs, args.hint, args.game, action_size, args.hint_weight)
     return kwargs
 
 
 def new_model(args: Args, env, tensorboard_log: str | None = None) -> MaskablePPO:
     """A fresh MaskablePPO of the game's hyperparameters (with ``args``' overrides)."""
     hp = hyperparameters(args)
+    if args.hint:
+        from agents.hinted import HintedPolicy
+
+        policy = HintedPolicy
+    else:
+        policy = "MlpPolicy"
     return MaskablePPO(
-        "MlpPolicy",
+        policy,
         env,
         seed=args.seed,
         device="cpu",
@@ -458,7 +477,7 @@ class SnapshotAgent(PPOAgent):
         if len(legal) == 1:
             return int(legal[0])
         policy = self.model.policy
-        obs, _ = policy.obs_to_tensor(observe(view, self.observe_mask))
+        obs, _ = policy.obs_to_tensor(self.policy_input(view))
         with torch.no_grad():
             probs = policy.get_distribution(obs, action_masks=mask).distribution.probs[0]
         cumulative = np.cumsum(probs.numpy().astype(np.float64)[legal])
@@ -515,9 +534,10 @@ def _self_play(args: Args) -> bool:
     return "self-play" in args.opponent
 
 
-def make_env(args: Args, pool: SelfPlayPool | None) -> SingleAgentEnv:
-    """One training env with opponents of its own (the pool's snapshots are shared)."""
-    return make_single_agent(
+def make_env(args: Args, pool: SelfPlayPool | None) -> gymnasium.Env:
+    """One training env with opponents of its own (the pool's snapshots are shared); with
+    ``--hint``, its observations end with the hint agent's choice (agents/hinted.py)."""
+    env = make_single_agent(
         args.game,
         args.num_players,
         opponent=parse_opponents(args.opponent, args.game, pool),
@@ -526,6 +546,11 @@ def make_env(args: Args, pool: SelfPlayPool | None) -> SingleAgentEnv:
         score_reward_scale=args.score_reward_scale,
         **game_options(args),
     )
+    if args.hint:
+        from agents.hinted import HintedEnv
+
+        env = HintedEnv(env, make_agent(args.hint, args.game))
+    return env
 
 
 def build_env_group(args: Args, indices: Sequence[int]) -> tuple[list, SelfPlayPool | None]:

@@ -1,0 +1,167 @@
+"""Hinted policies: a network that starts from the heuristic's choice and learns where to
+depart from it.
+
+A hinted policy reads, after the observation, a one-hot *hint*: the action another agent
+(the game's heuristic) would take in the same view. Its logits are the network's own plus
+``hint_weight`` times that one-hot, with ``hint_weight`` a learned scalar, so a fresh policy
+already plays the heuristic's move most of the time (and always when deterministic: its own
+logits start near zero) and PPO learns where another move does better. This is a residual
+policy on a rule-based prior; the network also sees the hint as an input.
+
+==================  ===================================================================
+Input               the flat observation (with the mask under ``observe_mask``), then
+                    ``action_size`` values: 1 at the hint agent's action, 0 elsewhere
+                    (all 0 once the game is over)
+Logits              ``action_net(latent) + hint_weight * hint``, masked as usual
+Hint agent          ``make_agent(policy.hint, policy.hint_game)``; the shipped policies
+                    use ``heuristic``, which keeps playing as it does (it is only asked)
+==================  ===================================================================
+
+:class:`HintedEnv` appends the hint to a training env's observations; a saved hinted
+policy loads as ``ppo:<model.zip>`` and the agent computes the hint itself
+(``agents/ppo.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
+from torch import nn
+
+from agents.base import Agent, make_agent
+from boardgame_envs.core.rules import InvalidConfigError, PlayerView
+
+
+def hint_vector(agent: Agent, view: PlayerView | None, size: int) -> np.ndarray:
+    """One-hot of ``agent``'s action in ``view`` (all zeros for ``view=None``: game over)."""
+    hint = np.zeros(size, dtype=np.float32)
+    if view is not None:
+        hint[agent.act(view)] = 1.0
+    return hint
+
+
+class HintExtractor(BaseFeaturesExtractor):
+    """Runs ``inner`` (a features extractor class, flat by default) over the observation
+    without its last ``hint_size`` values and appends those: the hint reaches the dense
+    layers as an input. The latest hint read stays in ``self.hint`` for the policy's
+    logits (every distribution the policy computes reads the observation through this
+    extractor first, in the same call)."""
+
+    def __init__(
+        self,
+        observation_space: gymnasium.spaces.Box,
+        hint_size: int,
+        inner: type[BaseFeaturesExtractor] = FlattenExtractor,
+        inner_kwargs: dict | None = None,
+    ) -> None:
+        self.hint_size = int(hint_size)
+        inner_space = gymnasium.spaces.Box(
+            observation_space.low[: -self.hint_size],
+            observation_space.high[: -self.hint_size],
+            dtype=np.float32,
+        )
+        inner_extractor = inner(inner_space, **(inner_kwargs or {}))
+        super().__init__(observation_space, inner_extractor.features_dim + self.hint_size)
+        self.inner = inner_extractor
+        self.hint: torch.Tensor | None = None
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        self.hint = observations[:, -self.hint_size :]
+        return torch.cat([self.inner(observations[:, : -self.hint_size]), self.hint], dim=1)
+
+
+class HintedPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's actor-critic with the hint added to its logits (see the module doc).
+    ``features_extractor_class`` must be a :class:`HintExtractor`."""
+
+    is_hinted = True
+
+    def __init__(
+        self,
+        *args: Any,
+        hint: str = "heuristic",
+        hint_game: str = "",
+        hint_weight: float = 4.0,
+        **kwargs: Any,
+    ) -> None:
+        self.hint, self.hint_game, self.initial_hint_weight = hint, hint_game, hint_weight
+        kwargs["share_features_extractor"] = True  # the logits read the one extractor's hint
+        super().__init__(*args, **kwargs)
+        if not isinstance(self.features_extractor, HintExtractor):
+            raise InvalidConfigError("a HintedPolicy needs features_extractor_class=HintExtractor")
+        self.hint_weight = nn.Parameter(torch.tensor(float(hint_weight)))
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data.update(hint=self.hint, hint_game=self.hint_game, hint_weight=self.initial_hint_weight)
+        return data
+
+    def _get_action_dist_from_latent(self, latent_pi: torch.Tensor):
+        logits = self.action_net(latent_pi) + self.hint_weight * self.features_extractor.hint
+        return self.action_dist.proba_distribution(action_logits=logits)
+
+    def make_hint_agent(self, seed: int | None = None) -> Agent:
+        return make_agent(self.hint, self.hint_game, seed=seed)
+
+
+def hinted_policy_kwargs(
+    kwargs: dict, hint: str, game: str, action_size: int, hint_weight: float
+) -> dict:
+    """``kwargs`` (a policy's net_arch and features extractor) for a HintedPolicy: the
+    extractor moves inside a HintExtractor."""
+    hinted = dict(kwargs, hint=hint, hint_game=game, hint_weight=hint_weight)
+    hinted["features_extractor_class"] = HintExtractor
+    hinted["features_extractor_kwargs"] = dict(
+        hint_size=action_size,
+        inner=kwargs.get("features_extractor_class", FlattenExtractor),
+        inner_kwargs=kwargs.get("features_extractor_kwargs", {}),
+    )
+    return hinted
+
+
+class HintedEnv(gymnasium.Wrapper):
+    """A flat-layout SingleAgentEnv whose observations end with ``hint``'s one-hot choice
+    in the learner's view. ``hint`` is reseeded from the env's generator at every reset,
+    so a seed gives the same games."""
+
+    def __init__(self, env: gymnasium.Env, hint: Agent) -> None:
+        super().__init__(env)
+        space = env.observation_space
+        if not isinstance(space, gymnasium.spaces.Box):
+            raise InvalidConfigError("a hinted env needs the flat layout (layout='flat')")
+        self.hint = hint
+        self.hint_size = int(env.action_space.n)
+        self.observation_space = gymnasium.spaces.Box(
+            np.concatenate([space.low, np.zeros(self.hint_size, np.float32)]),
+            np.concatenate([space.high, np.ones(self.hint_size, np.float32)]),
+            dtype=np.float32,
+        )
+
+    @property
+    def state(self):
+        return self.env.state
+
+    @property
+    def learner_seat(self) -> int:
+        return self.env.learner_seat
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.action_masks()
+
+    def reset(self, **kwargs: Any):
+        obs, info = self.env.reset(**kwargs)
+        self.hint.reset(int(self.env.np_random.integers(2**63)))
+        return self._hinted(obs, done=False), info
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return self._hinted(obs, terminated or truncated), reward, terminated, truncated, info
+
+    def _hinted(self, obs: np.ndarray, done: bool) -> np.ndarray:
+        view = None if done else self.env.state.view(self.env.learner_seat)
+        return np.concatenate([obs, hint_vector(self.hint, view, self.hint_size)])
