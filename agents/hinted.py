@@ -94,7 +94,11 @@ class HintedPolicy(MaskableActorCriticPolicy):
         super().__init__(*args, **kwargs)
         if not isinstance(self.features_extractor, HintExtractor):
             raise InvalidConfigError("a HintedPolicy needs features_extractor_class=HintExtractor")
-        self.hint_weight = nn.Parameter(torch.tensor(float(hint_weight)))
+
+    def _build(self, lr_schedule) -> None:
+        # Before the base class builds the optimizer, so that it trains the weight too.
+        self.hint_weight = nn.Parameter(torch.tensor(float(self.initial_hint_weight)))
+        super()._build(lr_schedule)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
