@@ -345,6 +345,7 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path):
 def test_annealed_learning_rate_falls_linearly_to_zero(tmp_path):
     schedule = train_ppo.learning_rate_schedule(3e-4, anneal=True)
     assert [schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([3e-4, 1.5e-4, 0.0])
+    assert schedule(-7.0) == 0.0  # a run shorter than one rollout: SB3's fraction is < 0
     assert train_ppo.learning_rate_schedule(3e-4, anneal=False) == 3e-4
     run_dir = train_ppo.main(tiny_args(tmp_path, anneal_lr=True, eval_every=0))
     config = json.loads((run_dir / "config.json").read_text())

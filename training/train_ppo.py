@@ -404,10 +404,12 @@ def start_from(model: MaskablePPO, path: str) -> None:
 def learning_rate_schedule(rate: float, anneal: bool):
     """A constant rate, or one falling linearly to 0 as training progresses (SB3 calls
     the schedule with the fraction of the run still to go, 1 -> 0; counted over the whole
-    run, so a resumed run carries on down the same line)."""
+    run, so a resumed run carries on down the same line). SB3's fraction goes below 0 when
+    a run is shorter than one rollout: the rate stays 0 there, never negative (a negative
+    rate would climb the loss)."""
     if not anneal:
         return rate
-    return lambda progress_remaining: rate * progress_remaining
+    return lambda progress_remaining: rate * max(progress_remaining, 0.0)
 
 
 class SelfPlayPool:
