@@ -11,8 +11,8 @@ from agents import make_agent
 from agents.hinted import HintedEnv, HintedPolicy
 from agents.ppo import PPOAgent
 from boardgame_envs import InvalidConfigError, make_rules, make_single_agent
-from training import train_ppo
 from tests.test_train_recipes import tiny
+from training import train_ppo
 
 
 def test_hinted_env_appends_the_heuristics_choice_then_zeros_at_the_end():

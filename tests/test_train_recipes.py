@@ -10,6 +10,7 @@ import torch
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 
 from agents import make_agent
+from agents.hinted import HintExtractor
 from agents.networks import PlanesExtractor
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
 from boardgame_envs.core.env import split_planes
@@ -41,15 +42,20 @@ def tiny(tmp_path, game: str, **overrides) -> train_ppo.Args:
 def test_every_game_trains_with_its_recipe_and_the_policy_plays_a_game(tmp_path, game):
     args = tiny(tmp_path, game)
     recipe = train_ppo.RECIPES.get(game, train_ppo.RECIPES["default"])
-    assert (args.opponent, args.reward, args.imitate) == (
+    assert (args.opponent, args.reward, args.imitate, args.hint) == (
         recipe["opponent"],
         recipe["reward"],
         recipe["imitate"],
+        recipe["hint"],
     )
     run_dir = train_ppo.main(args)
 
     agent = make_agent(f"ppo:{run_dir}", game)
-    uses_planes = isinstance(agent.model.policy.features_extractor, PlanesExtractor)
+    extractor = agent.model.policy.features_extractor
+    assert isinstance(extractor, HintExtractor) == bool(recipe["hint"])
+    if isinstance(extractor, HintExtractor):
+        extractor = extractor.inner
+    uses_planes = isinstance(extractor, PlanesExtractor)
     assert uses_planes == (game in train_ppo.PLANES_NETS)
     heuristic = make_agent("heuristic", game)
     state = make_rules(game).new_state(num_players=2, seed=3)
@@ -68,12 +74,16 @@ def test_recipe_fields_given_explicitly_win_over_the_recipe(tmp_path):
 
 
 def test_network_option(tmp_path):
-    planes = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi"))
+    planes = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi", hint=""))
     assert planes["features_extractor_class"] is PlanesExtractor
     assert planes["features_extractor_kwargs"]["planes"] == make_rules("wasabi").planes_shape
-    flat = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi", network="flat"))
+    flat = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi", network="flat", hint=""))
     assert "features_extractor_class" not in flat
-    assert "features_extractor_class" not in train_ppo.policy_kwargs(tiny(tmp_path, "cornucopia"))
+    no_planes = train_ppo.policy_kwargs(tiny(tmp_path, "factors_multiples"))
+    assert "features_extractor_class" not in no_planes
+    hinted = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi", hint="heuristic"))
+    assert hinted["features_extractor_class"] is HintExtractor
+    assert hinted["features_extractor_kwargs"]["inner"] is PlanesExtractor
     with pytest.raises(InvalidConfigError, match="no board planes"):
         tiny(tmp_path, "cornucopia", network="planes")
     with pytest.raises(InvalidConfigError, match="auto, planes, flat"):
