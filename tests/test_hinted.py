@@ -86,3 +86,24 @@ def test_bad_hint_options(tmp_path):
         tiny(tmp_path, "cornucopia", hint="ismcts")
     with pytest.raises(InvalidConfigError, match="hint_weight|hint-weight"):
         tiny(tmp_path, "cornucopia", hint="heuristic", hint_weight=float("nan"))
+
+
+def test_hinted_self_play_snapshots_read_their_hint(tmp_path):
+    args = tiny(
+        tmp_path,
+        "cornucopia",
+        hint="heuristic",
+        imitate="",
+        opponent="self-play=0.5,heuristic=0.5",
+        timesteps=256,
+        n_steps=64,
+        snapshot_every=128,
+    )
+    run_dir = train_ppo.main(args)
+    pool = train_ppo.SelfPlayPool(run_dir / "pool", 10, "cornucopia")
+    snapshot = pool.sample(np.random.default_rng(0))
+    assert snapshot.hint_agent is not None
+    snapshot.reset(3)
+    state = make_rules("cornucopia").new_state(num_players=2, seed=3)
+    view = state.view(state.current_player)
+    assert view.legal_action_mask()[snapshot.act(view)]
