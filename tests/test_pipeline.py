@@ -342,6 +342,26 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path):
     assert likelihood() > before + 0.1
 
 
+def test_imitation_data_is_the_same_in_two_workers_and_read_back_from_its_file(tmp_path):
+    args = tiny_args(tmp_path, imitate="heuristic", imitation_games=3)
+    here = train_ppo.imitation_data(args)
+    path = tmp_path / "teacher.npz"
+    saved = train_ppo.imitation_data(dataclasses.replace(args, workers=2, imitation_data=str(path)))
+    read = train_ppo.imitation_data(dataclasses.replace(args, imitation_data=str(path)))
+    for data in (saved, read):
+        for key in ("mask", "action", "return"):
+            assert np.array_equal(data[key], here[key])
+        assert np.array_equal(data["obs"][:], here["obs"][:])
+
+
+def test_imitation_data_made_with_other_settings_is_refused(tmp_path):
+    path = tmp_path / "teacher.npz"
+    args = tiny_args(tmp_path, imitate="heuristic", imitation_games=2, imitation_data=str(path))
+    train_ppo.imitation_data(args)
+    with pytest.raises(InvalidConfigError, match="imitation_games=2 \\(this run: 3\\)"):
+        train_ppo.imitation_data(dataclasses.replace(args, imitation_games=3))
+
+
 def test_annealed_learning_rate_falls_linearly_to_zero(tmp_path):
     schedule = train_ppo.learning_rate_schedule(3e-4, anneal=True)
     assert [schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([3e-4, 1.5e-4, 0.0])

@@ -59,6 +59,19 @@ class CodedRows:
             self._rows = np.stack(self._rows) if self._rows else np.zeros((0, width), dtype)
         return self
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The stored rows (bytes, or float32 past 256 values) and the value table, for
+        saving; :meth:`from_arrays` reads them back."""
+        self.freeze()
+        return {"rows": self._rows, "table": self.table()}
+
+    @classmethod
+    def from_arrays(cls, rows: np.ndarray, table: np.ndarray) -> CodedRows:
+        coded = cls()
+        coded._rows, coded._values = np.asarray(rows), [float(v) for v in table]
+        coded._coded = coded._rows.dtype == np.uint8
+        return coded
+
     def __len__(self) -> int:
         return len(self._rows)
 

@@ -54,6 +54,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+from tqdm.auto import tqdm
 
 from agents.base import Agent, AgentMix, make_agent, split_agent_specs
 from agents.ppo import PPOAgent, load_model, model_input
@@ -73,7 +74,7 @@ from training.cli_args import (
     parse_int_list,
 )
 from training.coded_rows import CodedRows
-from training.parallel import BACKENDS, connect_ray
+from training.parallel import BACKENDS, connect_ray, run_tasks
 from training.rollout_buffer import EnvMajorRolloutBuffer
 from training.vec_envs import WorkerVecEnv
 
@@ -210,6 +211,10 @@ class Args:
     """episodes of the imitated agent to learn from (None: the game's recipe)"""
     imitation_epochs: int = 8
     """passes over those decisions"""
+    imitation_data: str = ""
+    """a file (.npz) of the imitated games' decisions: read when it exists (made with this
+    run's game, opponents, reward, --imitate, --imitation-games and seed), else written
+    after they are played; "" = play them and keep nothing"""
     hint: str | None = None
     """a hinted policy (agents/hinted.py): the network also reads this agent's choice and
     adds hint_weight to its logit, e.g. "heuristic" ("" = none; None: the game's recipe)"""
@@ -648,7 +653,32 @@ def _spec_and_weight(part: str) -> tuple[str, str]:
 
 def imitation_data(args: Args) -> dict:
     """The imitated agent's decisions in the learner's seat of the training env: inputs
-    (``CodedRows``: one byte a value), masks, actions and discounted returns-to-go."""
+    (``CodedRows``: one byte a value), masks, actions and discounted returns-to-go. Its
+    games are played in ``--workers`` processes (each game is the same in any of them);
+    with ``--imitation-data``, read from that file when it exists, else written to it."""
+    path = Path(args.imitation_data) if args.imitation_data else None
+    if path is not None and path.exists():
+        return load_imitation_data(path, args)
+    tasks = [(asdict(args), episode) for episode in range(args.imitation_games)]
+    rows: dict[str, list] = {"mask": [], "action": [], "return": []}
+    observations = CodedRows()
+    games = run_tasks(imitation_game, tasks, args.workers, args.backend, args.ray_address)
+    for game in tqdm(games, total=len(tasks), desc="imitation games", disable=not args.progress):
+        for row in game.pop("obs"):
+            observations.append(row)
+        for key, values in game.items():
+            rows[key].extend(values)
+    data = dict({key: np.asarray(value) for key, value in rows.items()}, obs=observations.freeze())
+    if path is not None:
+        save_imitation_data(path, data, args)
+    return data
+
+
+def imitation_game(task: tuple[dict, int]) -> dict:
+    """One game of the imitated agent in the learner's seat (a task of ``run_tasks``: a
+    fresh env and agent, so the game depends on its episode number alone)."""
+    args_fields, episode = task
+    args = Args(**args_fields)
     # No snapshot exists yet: the imitated agent stands in for self-play opponents.
     opponents = ",".join(
         args.imitate + part[len("self-play") :] if part.strip().startswith("self-play") else part
@@ -656,28 +686,72 @@ def imitation_data(args: Args) -> dict:
     )
     env = make_env(dataclasses.replace(args, opponent=opponents), None)
     teacher = make_agent(args.imitate, args.game)
-    rows: dict[str, list] = {"mask": [], "action": [], "return": []}
-    observations = CodedRows()
+    obs, _ = env.reset(seed=args.seed * 1_000_003 + episode)
+    teacher.reset(episode)
+    game: dict[str, list] = {"obs": [], "mask": [], "action": []}
+    rewards, done = [], False
+    while not done:
+        action = teacher.act(env.state.view(env.learner_seat))
+        game["obs"].append(np.asarray(obs, dtype=np.float32))
+        game["mask"].append(env.action_masks())
+        game["action"].append(action)
+        obs, reward, terminated, truncated, _ = env.step(action)
+        rewards.append(reward)
+        done = terminated or truncated
     gamma = hyperparameters(args)["gamma"]
-    for episode in range(args.imitation_games):
-        obs, _ = env.reset(seed=args.seed * 1_000_003 + episode)
-        teacher.reset(episode)
-        rewards, done = [], False
-        while not done:
-            action = teacher.act(env.state.view(env.learner_seat))
-            observations.append(obs)
-            rows["mask"].append(env.action_masks())
-            rows["action"].append(action)
-            obs, reward, terminated, truncated, _ = env.step(action)
-            rewards.append(reward)
-            done = terminated or truncated
-        to_go, returns = 0.0, []
-        for reward in reversed(rewards):
-            to_go = reward + gamma * to_go
-            returns.append(to_go)
-        rows["return"] += returns[::-1]
-    data = {key: np.asarray(value) for key, value in rows.items()}
-    return dict(data, obs=observations.freeze())
+    to_go, returns = 0.0, []
+    for reward in reversed(rewards):
+        to_go = reward + gamma * to_go
+        returns.append(to_go)
+    return dict(game, **{"return": returns[::-1]})
+
+
+#: What imitation data was made from: a file is only reused by a run that asks for the same.
+IMITATION_SOURCE = (
+    "game",
+    "num_players",
+    "game_options",
+    "opponent",
+    "reward",
+    "imitate",
+    "imitation_games",
+    "seed",
+    "hint",
+    "observe_mask",
+)
+
+
+def save_imitation_data(path: Path, data: dict, args: Args) -> None:
+    source = {name: getattr(args, name) for name in IMITATION_SOURCE}
+    arrays = {key: value for key, value in data.items() if key != "obs"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+    with os.fdopen(handle, "wb") as file:
+        np.savez(file, **arrays, **data["obs"].arrays(), source=json.dumps(source))
+    os.replace(temp, path)
+    print(f"saved {len(data['action']):,} imitation decisions to {path}")
+
+
+def load_imitation_data(path: Path, args: Args) -> dict:
+    """``--imitation-data``'s saved decisions; refused unless made with this run's
+    settings (``IMITATION_SOURCE``)."""
+    with np.load(path) as saved:
+        source = json.loads(str(saved["source"]))
+        wanted = {name: getattr(args, name) for name in IMITATION_SOURCE}
+        differ = [
+            f"{k}={source.get(k)!r} (this run: {v!r})"
+            for k, v in wanted.items()
+            if source.get(k) != v
+        ]
+        if differ:
+            raise InvalidConfigError(
+                f"--imitation-data {str(path)!r} was made with other settings: "
+                f"{', '.join(differ)}; give the same settings or another file"
+            )
+        data = {key: saved[key] for key in ("mask", "action", "return")}
+        data["obs"] = CodedRows.from_arrays(saved["rows"], saved["table"])
+    print(f"read {len(data['action']):,} imitation decisions from {path}")
+    return data
 
 
 def imitate(model: MaskablePPO, args: Args) -> None:
