@@ -362,6 +362,14 @@ def test_imitation_data_made_with_other_settings_is_refused(tmp_path):
         train_ppo.imitation_data(dataclasses.replace(args, imitation_games=3))
 
 
+def test_imitation_data_that_is_not_such_a_file_is_refused(tmp_path):
+    path = tmp_path / "teacher.npz"
+    path.write_text("not an npz")
+    args = tiny_args(tmp_path, imitate="heuristic", imitation_games=2, imitation_data=str(path))
+    with pytest.raises(InvalidConfigError, match="is not imitation data written by train"):
+        train_ppo.imitation_data(args)
+
+
 def test_annealed_learning_rate_falls_linearly_to_zero(tmp_path):
     schedule = train_ppo.learning_rate_schedule(3e-4, anneal=True)
     assert [schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([3e-4, 1.5e-4, 0.0])

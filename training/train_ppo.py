@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 import weakref
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -724,19 +725,28 @@ IMITATION_SOURCE = (
 def save_imitation_data(path: Path, data: dict, args: Args) -> None:
     source = {name: getattr(args, name) for name in IMITATION_SOURCE}
     arrays = {key: value for key, value in data.items() if key != "obs"}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
-    with os.fdopen(handle, "wb") as file:
-        np.savez(file, **arrays, **data["obs"].arrays(), source=json.dumps(source))
-    os.replace(temp, path)
+    arrays.update(data["obs"].arrays(), source=json.dumps(source))
+
+    def write(temp: str) -> None:
+        with open(temp, "wb") as file:  # a file object: np.savez would add ".npz" to a name
+            np.savez(file, **arrays)
+
+    write_atomically(path, write)
     print(f"saved {len(data['action']):,} imitation decisions to {path}")
 
 
 def load_imitation_data(path: Path, args: Args) -> dict:
     """``--imitation-data``'s saved decisions; refused unless made with this run's
     settings (``IMITATION_SOURCE``)."""
-    with np.load(path) as saved:
+    try:
+        saved = np.load(path)
         source = json.loads(str(saved["source"]))
+    except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as error:
+        raise InvalidConfigError(
+            f"--imitation-data {str(path)!r} is not imitation data written by train "
+            f"({type(error).__name__}: {error}); give such a file, or a new path to write one"
+        ) from None
+    with saved:
         wanted = {name: getattr(args, name) for name in IMITATION_SOURCE}
         differ = [
             f"{k}={source.get(k)!r} (this run: {v!r})"
@@ -871,17 +881,21 @@ def plot_learning_curve(run_dir: Path) -> Path:
 
 
 def save_atomically(model, path: Path, exclude: Sequence[str] = ()) -> Path:
-    """``model.save(path)`` (without the attributes named in ``exclude``) through a
-    temporary file in the same folder and a rename, so that ``path`` is either the old file
-    or the whole new one, never half of it."""
+    """``model.save(path)`` (without the attributes named in ``exclude``), written
+    atomically (:func:`write_atomically`)."""
+    if exclude:
+        return write_atomically(path, lambda temp: model.save(temp, exclude=list(exclude)))
+    return write_atomically(path, model.save)
+
+
+def write_atomically(path: Path, write: Callable[[str], object]) -> Path:
+    """``write(temp)`` to a temporary file in ``path``'s folder, then a rename, so that
+    ``path`` is either the old file or the whole new one, never half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
     os.close(handle)
     try:
-        if exclude:
-            model.save(temp, exclude=list(exclude))
-        else:
-            model.save(temp)
+        write(temp)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
