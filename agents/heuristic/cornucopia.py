@@ -22,7 +22,8 @@ yellow, or nothing when the player could not pay it) times the chance of failing
    reward at once, the last placement without completion is a failure, anything else is
    the value of the resulting baskets with one placement fewer; the same-commit bonus is
    added. REDRAW is valued as the average over the next card (from the composition) of its
-   best handling, minus the red chip's cost; FORFEIT as the penalty. The best is played,
+   best handling, minus the red chip's cost (left unvalued when a bound that needs no odds
+   shows it cannot beat the best placement); FORFEIT as the penalty. The best is played,
    so red chips are spent when a card is dead (or nearly useless) and the turn is worth
    more than the chip.
 4. **Red chip cost**: the change in the red-majority standing (own majority points minus
@@ -37,14 +38,17 @@ yellow, or nothing when the player could not pay it) times the chance of failing
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 
 from agents.base import Agent
 from boardgame_envs.cornucopia.data import (
     BASKET_CAPACITY,
+    BID_NUMBERS,
     BID_REWARDS,
     BLUE,
     BLUE_PER_YELLOW,
+    MAX_RED_DECLARED,
     NUM_BASKETS,
     NUM_TYPES,
     RED,
@@ -80,9 +84,66 @@ SKILL_DISCOUNT = 0.85
 STAKE_STEPS = (0.2, 0.4)
 
 
-#: A basket as a target of :class:`_Odds`: (its cards sorted, Same basket?, the types the
-#: other baskets fit).
-_Target = tuple[tuple[int, ...], bool, int]
+#: A basket as a target of :class:`_Odds`: (its node, the types the other baskets fit).
+_Target = tuple[int, int]
+
+#: What a drawn crop does to a target basket, per node (see :data:`_STEPS`): a grown
+#: basket is its node (>= 0), any other outcome one of these negative codes.
+_MISSES, _COMPLETES_SAME, _COMPLETES_DIFFERENT = -1, -2, -3
+
+
+def _nodes() -> list[tuple[tuple[int, ...], bool]]:
+    """Every target basket the odds can meet: (sorted cards, Same basket?), up to full."""
+    return [
+        (cards, same_only)
+        for size in range(BASKET_CAPACITY + 1)
+        for cards in itertools.combinations_with_replacement(range(NUM_TYPES), size)
+        for same_only in (False, True)
+    ]
+
+
+#: The odds' recursion walks a small fixed graph of baskets, numbered once here so that
+#: its memo keys are plain ints (hashing nested tuples was much of its cost): node ->
+#: (sorted cards, Same basket?), and back.
+_NODES = _nodes()
+_NODE_IDS = {node: i for i, node in enumerate(_NODES)}
+_SIZES = tuple(len(cards) for cards, _ in _NODES)
+
+
+def _steps(cards: tuple[int, ...], same_only: bool) -> tuple[int, ...]:
+    """Per crop type, what placing it in sorted ``cards`` does: the grown basket's node, or
+    _MISSES, _COMPLETES_SAME or _COMPLETES_DIFFERENT."""
+    fits = fitting_types(cards, same_only)
+    steps = []
+    for crop in range(NUM_TYPES):
+        grown = tuple(sorted((*cards, crop)))
+        if not fits >> crop & 1:
+            steps.append(_MISSES)
+        elif len(grown) < BASKET_CAPACITY:
+            steps.append(_NODE_IDS[grown, same_only])
+        elif completion_type(grown, same_only) == SAME:
+            steps.append(_COMPLETES_SAME)
+        else:
+            steps.append(_COMPLETES_DIFFERENT)
+    return tuple(steps)
+
+
+#: Per node, :func:`_steps`.
+_STEPS = tuple(_steps(cards, same_only) for cards, same_only in _NODES)
+
+#: Widths of the fields packed into a memo key: placements left (at most the highest bid
+#: number) and redraws (at most the red chips one may declare).
+_LEFT_BITS = max(BID_NUMBERS).bit_length()
+_REDRAW_BITS = MAX_RED_DECLARED.bit_length()
+_TAIL_BITS = _LEFT_BITS + _REDRAW_BITS
+#: What one placement fewer subtracts from a key; one redraw fewer subtracts 1.
+_ONE_PLACEMENT = 1 << _REDRAW_BITS
+
+
+def _memo_key(node: int, others: int, left: int, redraws: int) -> int:
+    """The odds' four arguments packed into one int; as ``node`` and ``others`` head it,
+    the keys of one target's recursion differ by small sums (see :meth:`_Odds._odds`)."""
+    return (node << NUM_TYPES | others) << _TAIL_BITS | left << _REDRAW_BITS | redraws
 
 
 class _Odds:
@@ -90,81 +151,116 @@ class _Odds:
 
     The odds depend on the composition alone, so one instance serves every decision made
     while the deck holds the same cards (a turn's DECLARE, BID and all its BETs): see
-    :func:`_odds_for`.
+    :func:`_odds_for`. Targets are (node, others) pairs, as :func:`_targets` gives them.
     """
 
     def __init__(self, counts: tuple[int, ...]) -> None:
         total = max(1, sum(counts))
         self.probs = [(t, c / total) for t, c in enumerate(counts) if c]
         self.drawable = sum(1 << t for t, _ in self.probs)  # bitmask of the crops in the deck
-        self.memo: dict[tuple, tuple[float, float]] = {}
+        self.memo: dict[int, tuple[float, float]] = {}  # keyed by _memo_key
 
     def target(
         self, baskets: tuple[tuple[int, ...], ...], j: int, left: int, redraws: int
     ) -> tuple[float, float]:
         """(P complete as SAME, P complete as DIFFERENT) for basket ``j``, greedy play."""
-        return self._target(_targets(baskets)[j], left, redraws)
+        node, others = _targets(baskets)[j]
+        return self._target(node, others, left, redraws)
 
-    def _target(self, target: _Target, left: int, redraws: int) -> tuple[float, float]:
-        cards, same_only, others = target
+    def _target(self, node: int, others: int, left: int, redraws: int) -> tuple[float, float]:
+        if _SIZES[node] + left < BASKET_CAPACITY:
+            # Too few placements left to fill the basket: every term of the sum in _odds
+            # would be p * 0.0, so the result is exactly zero without the search.
+            return 0.0, 0.0
         if not self.drawable & ~others:
             # Every card fits the other baskets if not the target, so none is ever
             # redrawn (``others`` is the same all down the tree): the odds are those
             # without redraws, and sharing their memo entries changes no arithmetic.
             redraws = 0
-        return self._odds(cards, same_only, others, left, redraws)
+        key = _memo_key(node, others, left, redraws)
+        odds = self.memo.get(key)
+        return odds if odds is not None else self._odds(node, others, left, redraws, key)
 
     def _odds(
-        self, cards: tuple[int, ...], same_only: bool, others: int, left: int, redraws: int
+        self, node: int, others: int, left: int, redraws: int, key: int
     ) -> tuple[float, float]:
-        if len(cards) + left < BASKET_CAPACITY:
-            # Too few placements left to fill the basket: every term of the sum below
-            # would be p * 0.0, so the result is exactly zero without the search.
-            return 0.0, 0.0
-        key = (cards, same_only, others, left, redraws)
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        outcomes = _draw_outcomes(cards, same_only)
+        """Compute and memoise the odds missing from the memo under ``key`` (their
+        :func:`_memo_key`; the basket can still be filled: size + left >= capacity)."""
+        memo = self.memo
+        steps = _STEPS[node]
+        # The keys of the continuations, by the layout of _memo_key.
+        grown_tail = (left - 1) << _REDRAW_BITS | redraws
+        dumped_key = key - _ONE_PLACEMENT
+        redrawn_key = key - 1
+        # A dumped card (a wasted placement) can still be followed by a completion only
+        # with enough placements left; otherwise its term is p * 0.0, which adds nothing.
+        dumps_can_complete = _SIZES[node] + left - 1 >= BASKET_CAPACITY
         p_same = p_diff = 0.0
         # A card dumped elsewhere, or redrawn, leaves the target as it is: those two
         # continuations are the same for every such crop, so each is looked up once.
+        # Continuations are read from the memo directly, computed only when missing.
         dumped = redrawn = None
         for crop, p in self.probs:
-            kind, grown = outcomes[crop]
-            if kind == _COMPLETES_SAME:
+            step = steps[crop]
+            if step == _MISSES:  # the commonest outcome
+                if others >> crop & 1:
+                    if not dumps_can_complete:
+                        continue
+                    if dumped is None:
+                        dumped = memo.get(dumped_key)
+                        if dumped is None:
+                            dumped = self._odds(node, others, left - 1, redraws, dumped_key)
+                    s, d = dumped
+                elif redraws:
+                    if redrawn is None:
+                        redrawn = memo.get(redrawn_key)
+                        if redrawn is None:
+                            redrawn = self._odds(node, others, left, redraws - 1, redrawn_key)
+                    s, d = redrawn
+                else:
+                    continue
+            elif step >= 0:
+                # Grown: size + 1 cards and left - 1 placements, so it can still be filled.
+                grown_key = (step << NUM_TYPES | others) << _TAIL_BITS | grown_tail
+                grown = memo.get(grown_key)
+                if grown is None:
+                    grown = self._odds(step, others, left - 1, redraws, grown_key)
+                s, d = grown
+            elif step == _COMPLETES_SAME:
                 p_same += p
                 continue
-            if kind == _COMPLETES_DIFFERENT:
-                p_diff += p
-                continue
-            if kind == _GROWS:
-                s, d = self._odds(grown, same_only, others, left - 1, redraws)
-            elif others >> crop & 1:
-                if left == 1:  # a dumped last card fails the turn: adds exactly 0.0
-                    continue
-                if dumped is None:
-                    dumped = self._odds(cards, same_only, others, left - 1, redraws)
-                s, d = dumped
-            elif redraws:
-                if redrawn is None:
-                    redrawn = self._odds(cards, same_only, others, left, redraws - 1)
-                s, d = redrawn
             else:
+                p_diff += p
                 continue
             p_same += p * s
             p_diff += p * d
-        self.memo[key] = (p_same, p_diff)
+        memo[key] = (p_same, p_diff)
         return p_same, p_diff
 
     def best(
         self, baskets: tuple[tuple[int, ...], ...], left: int, redraws: int, prices: tuple
     ) -> tuple[float, float]:
         """(value, success probability) of the best target; ``prices`` = (same, diff, fail)."""
+        return self.best_of(_targets(baskets), left, redraws, prices)
+
+    def best_of(
+        self, targets: Sequence[_Target], left: int, redraws: int, prices: tuple
+    ) -> tuple[float, float]:
+        """:meth:`best` among ``targets`` (as :func:`_targets` gives them)."""
         same_price, diff_price, fail_price = prices
         best_value, best_p = -fail_price, 0.0
-        for target in _targets(baskets):
-            s, d = self._target(target, left, redraws)
+        memo, drawable = self.memo, self.drawable
+        for node, others in targets:
+            if _SIZES[node] + left < BASKET_CAPACITY:
+                # Odds exactly zero (see _target): the value, -fail_price, never wins.
+                continue
+            # What _target does, inlined: this is the odds' busiest caller.
+            target_redraws = redraws if drawable & ~others else 0
+            key = _memo_key(node, others, left, target_redraws)
+            odds = memo.get(key)
+            if odds is None:
+                odds = self._odds(node, others, left, target_redraws, key)
+            s, d = odds
             value = s * same_price + d * diff_price - (1 - s - d) * fail_price
             if value > best_value:
                 best_value, best_p = value, s + d
@@ -186,46 +282,45 @@ def _odds_for(counts: tuple[int, ...]) -> _Odds:
     return _Odds(counts)
 
 
-#: What a drawn crop does to a target basket (see :func:`_draw_outcomes`).
-_MISSES, _GROWS, _COMPLETES_SAME, _COMPLETES_DIFFERENT = range(4)
-
-
 @functools.cache
-def _draw_outcomes(cards: tuple[int, ...], same_only: bool) -> tuple[tuple[int, tuple], ...]:
-    """Per crop type, (what placing it in sorted ``cards`` does, the grown sorted basket)."""
-    fits = fitting_types(cards, same_only)
-    outcomes = []
-    for crop in range(NUM_TYPES):
-        grown = tuple(sorted((*cards, crop)))
-        if not fits >> crop & 1:
-            outcomes.append((_MISSES, ()))
-        elif len(grown) < BASKET_CAPACITY:
-            outcomes.append((_GROWS, grown))
-        elif completion_type(grown, same_only) == SAME:
-            outcomes.append((_COMPLETES_SAME, grown))
-        else:
-            outcomes.append((_COMPLETES_DIFFERENT, grown))
-    return tuple(outcomes)
-
-
-@functools.cache
-def _basket_facts(cards: tuple[int, ...], same_only: bool) -> tuple[tuple[int, ...], int]:
-    """(``cards`` sorted, the types that fit) of one basket; there are a few thousand."""
-    return tuple(sorted(cards)), fitting_types(cards, same_only)
+def _basket_facts(cards: tuple[int, ...], same_only: bool) -> tuple[int, int]:
+    """(node, the types that fit) of one basket; there are a few thousand."""
+    return _NODE_IDS[tuple(sorted(cards)), same_only], fitting_types(cards, same_only)
 
 
 @functools.lru_cache(maxsize=4096)
 def _targets(baskets: tuple[tuple[int, ...], ...]) -> tuple[_Target, ...]:
-    """Per basket as a target: (its cards sorted, Same basket?, the types the others fit)."""
+    """Per basket as a target: (its node, the types the other baskets fit)."""
     facts = [_basket_facts(basket, i == SAME_BASKET) for i, basket in enumerate(baskets)]
-    targets = []
-    for j, (cards, _) in enumerate(facts):
-        others = 0
-        for i, (_, fits) in enumerate(facts):
-            if i != j:
-                others |= fits
-        targets.append((cards, j == SAME_BASKET, others))
-    return tuple(targets)
+    fits = [basket_fits for _, basket_fits in facts]
+    return tuple((node, _others(j, fits)) for j, (node, _) in enumerate(facts))
+
+
+def _others(j: int, fits: Sequence[int]) -> int:
+    """The types that fit some basket other than basket ``j``, given each basket's."""
+    others = 0
+    for i, basket_fits in enumerate(fits):
+        if i != j:
+            others |= basket_fits
+    return others
+
+
+def _fit_twice_besides(j: int, fits: Sequence[int]) -> int:
+    """The types that at least two baskets other than basket ``j`` fit."""
+    once = twice = 0
+    for i, basket_fits in enumerate(fits):
+        if i != j:
+            twice |= once & basket_fits
+            once |= basket_fits
+    return twice
+
+
+@functools.cache
+def _lone_crop(basket: tuple[int, ...]) -> int | None:
+    """The crop of a basket holding exactly one besides wilds, else None (a card of that
+    crop would earn the same-commit bonus); there are a few thousand baskets."""
+    crops = [c for c in basket if c != WILD]
+    return crops[0] if len(crops) == 1 else None
 
 
 def _open_bids(view: View) -> list[int]:
@@ -236,6 +331,19 @@ def _open_bids(view: View) -> list[int]:
 def _points(chips: Sequence[int]) -> float:
     """A reward's worth in points (yellow 1, blue 1/3; red is valued by majority)."""
     return chips[YELLOW] + chips[BLUE] / BLUE_PER_YELLOW
+
+
+@functools.lru_cache(maxsize=4096)
+def _bid_prices(won: tuple[int, ...], number: int, can_pay: bool) -> tuple[float, float, float]:
+    """:meth:`HeuristicAgent._prices` for a player who has won the bid cards ``won`` and can
+    (or cannot) pay a failure's yellow."""
+    before = combination_points(won)
+    after = list(won)
+    after[number - 1] += 1
+    combo = combination_points(tuple(after)) - before
+    different, same = BID_REWARDS[number]
+    fail = 1.0 if can_pay else 0.0
+    return _points(same) + combo, _points(different) + combo, fail
 
 
 class HeuristicAgent(Agent):
@@ -261,14 +369,8 @@ class HeuristicAgent(Agent):
     def _prices(self, view: View, number: int) -> tuple[float, float, float]:
         """(SAME reward, DIFFERENT reward, failure cost) of bid ``number`` in points."""
         seat = view.seat
-        won = list(view.won[seat])
-        before = combination_points(tuple(won))
-        won[number - 1] += 1
-        combo = combination_points(tuple(won)) - before
-        different, same = BID_REWARDS[number]
         y, b, _ = view.chips[seat]
-        fail = 1.0 if y >= 1 or b >= BLUE_PER_YELLOW else 0.0
-        return _points(same) + combo, _points(different) + combo, fail
+        return _bid_prices(view.won[seat], number, y >= 1 or b >= BLUE_PER_YELLOW)
 
     def _red_cost(self, view: View, chips: int = 1) -> float:
         """What losing ``chips`` red chips costs in red-majority standing."""
@@ -340,58 +442,142 @@ class HeuristicAgent(Agent):
         return bet_action(side, stake)
 
     def _card(self, view: View, legal: list[int]) -> int:
-        odds = _odds_of(view)
-        redraws = self._redraws(view)
         prices = self._prices(view, view.bid)
         red_cost = 0.0 if view.variant_red3 else self._red_cost(view)
-        baskets = view.baskets
-        left = view.bid - view.placed
-
-        def place_value(card: int, j: int, redraws_left: int) -> float:
-            basket = baskets[j]
-            bonus = (
-                SAME_COMMIT_BONUS
-                if j != SAME_BASKET and card != WILD and [c for c in basket if c != WILD] == [card]
-                else 0
-            )
-            grown = (*basket, card)
-            if len(grown) == 5:
-                kind = completion_type(grown, j == SAME_BASKET)
-                return bonus + (prices[0] if kind == SAME else prices[1])
-            if left == 1:
-                return bonus - prices[2]
-            after = tuple(grown if i == j else b for i, b in enumerate(baskets))
-            return bonus + odds.best(after, left - 1, redraws_left, prices)[0]
-
-        def card_value(card: int, redraws_left: int) -> float:
-            """Best handling of a freshly drawn ``card`` with ``redraws_left``."""
-            values = [
-                place_value(card, j, redraws_left)
-                for j in range(NUM_BASKETS)
-                if fitting_types(baskets[j], j == SAME_BASKET) >> card & 1
-            ]
-            if redraws_left:
-                values.append(redraw_value(redraws_left))
-            return max(values) if values else -prices[2]
-
-        memo: dict[int, float] = {}
-
-        def redraw_value(redraws_now: int) -> float:
-            if redraws_now not in memo:
-                memo[redraws_now] = -red_cost + sum(
-                    p * card_value(crop, redraws_now - 1) for crop, p in odds.probs
-                )
-            return memo[redraws_now]
-
-        card = view.pending
+        values = _CardValues(_odds_of(view), view.baskets, view.bid - view.placed, prices, red_cost)
+        redraws = self._redraws(view)
         best_action, best_value = legal[0], float("-inf")
         for action in legal:
             if action == FORFEIT:
                 value = -prices[2]
             elif action == REDRAW:
-                value = redraw_value(redraws)
+                if values.redraw_bound(redraws) + _BOUND_MARGIN <= best_value:
+                    continue  # REDRAW cannot beat the best placement: spare its valuation
+                value = values.redraw_value(redraws)
             else:
-                value = place_value(card, action - PLACE_BASE, redraws)
+                value = values.place_value(view.pending, action - PLACE_BASE, redraws)
             if value > best_value + 1e-9:
                 best_action, best_value = action, value
         return best_action
+
+
+#: More than float rounding could ever put :meth:`_CardValues.redraw_value` above
+#: :meth:`_CardValues.redraw_bound` (some 1e-14 on values of ten or so). REDRAW is left
+#: unvalued only when bound + margin <= the best placement's value: it would then be at
+#: most that value, never above it by the 1e-9 needed to be played.
+_BOUND_MARGIN = 1e-6
+
+
+class _CardValues:
+    """The values of one CARD decision's actions (module docstring, 3.), for the pending
+    card or, valuing REDRAW, for each card that could be drawn instead."""
+
+    def __init__(
+        self,
+        odds: _Odds,
+        baskets: tuple[tuple[int, ...], ...],
+        left: int,
+        prices: tuple[float, float, float],
+        red_cost: float,
+    ) -> None:
+        self.odds, self.baskets, self.left = odds, baskets, left
+        self.prices, self.red_cost = prices, red_cost
+        # Per basket, what the valuations ask of it again and again: the types that fit,
+        # the one crop it holds besides wilds (or None) and its target.
+        self.fits = [_basket_facts(basket, j == SAME_BASKET)[1] for j, basket in enumerate(baskets)]
+        self.lone = [_lone_crop(basket) for basket in baskets]
+        self.targets = _targets(baskets)
+        self.rest_best: dict[tuple[int, int], float] = {}
+        self.redraw_values: dict[int, float] = {}
+        self.redraw_bounds: dict[int, float] = {}
+
+    def place_value(self, card: int, j: int, redraws: int) -> float:
+        """Placing ``card`` in basket ``j``, ``redraws`` left."""
+        settled = self._settled(card, j)
+        if settled is not None:
+            return settled
+        return self._bonus(card, j) + self._after_value(j, (*self.baskets[j], card), redraws)
+
+    def card_value(self, card: int, redraws: int) -> float:
+        """Best handling of a freshly drawn ``card`` with ``redraws`` left."""
+        values = [
+            self.place_value(card, j, redraws)
+            for j in range(NUM_BASKETS)
+            if self.fits[j] >> card & 1
+        ]
+        if redraws:
+            values.append(self.redraw_value(redraws))
+        return max(values) if values else -self.prices[2]
+
+    def redraw_value(self, redraws: int) -> float:
+        """REDRAW with ``redraws`` left (this one included): the average next card's value."""
+        if redraws not in self.redraw_values:
+            self.redraw_values[redraws] = -self.red_cost + sum(
+                p * self.card_value(crop, redraws - 1) for crop, p in self.odds.probs
+            )
+        return self.redraw_values[redraws]
+
+    def redraw_bound(self, redraws: int) -> float:
+        """An upper bound of :meth:`redraw_value` that computes no odds: as that, but every
+        placement that neither completes a basket nor ends the turn is valued at the best
+        price a target can be worth, ``max(same, different, -fail)`` (its odds at 1)."""
+        if redraws not in self.redraw_bounds:
+            self.redraw_bounds[redraws] = -self.red_cost + sum(
+                p * self._card_bound(crop, redraws - 1) for crop, p in self.odds.probs
+            )
+        return self.redraw_bounds[redraws]
+
+    def _card_bound(self, card: int, redraws: int) -> float:
+        """:meth:`card_value`'s counterpart in :meth:`redraw_bound`."""
+        top = max(self.prices[0], self.prices[1], -self.prices[2])
+        values = []
+        for j in range(NUM_BASKETS):
+            if self.fits[j] >> card & 1:
+                settled = self._settled(card, j)
+                values.append(settled if settled is not None else self._bonus(card, j) + top)
+        if redraws:
+            values.append(self.redraw_bound(redraws))
+        return max(values) if values else -self.prices[2]
+
+    def _bonus(self, card: int, j: int) -> int:
+        """The same-commit bonus of placing ``card`` in basket ``j``."""
+        lone = j != SAME_BASKET and card != WILD and self.lone[j] == card
+        return SAME_COMMIT_BONUS if lone else 0
+
+    def _settled(self, card: int, j: int) -> float | None:
+        """Placing ``card`` in basket ``j`` when that settles the turn: a completion pays its
+        reward, a last placement without one fails; None when the turn goes on."""
+        grown = (*self.baskets[j], card)
+        if len(grown) == 5:
+            kind = completion_type(grown, j == SAME_BASKET)
+            return self._bonus(card, j) + (self.prices[0] if kind == SAME else self.prices[1])
+        if self.left == 1:
+            return self._bonus(card, j) - self.prices[2]
+        return None
+
+    def _after_value(self, j: int, grown: tuple[int, ...], redraws: int) -> float:
+        """``odds.best(...)[0]`` of the baskets with basket ``j`` grown to ``grown`` and one
+        placement fewer, derived from ``targets`` (a fresh ``_targets`` would hash every
+        basket, for a position seen once)."""
+        odds, targets, fits = self.odds, self.targets, self.fits
+        left, prices = self.left - 1, self.prices
+        node, grown_fits = _basket_facts(grown, j == SAME_BASKET)
+        grown_target = (node, targets[j][1])  # the other baskets are unchanged
+        if (fits[j] ^ grown_fits) & ~_fit_twice_besides(j, fits):
+            # A type that basket j stops (or starts) fitting is fitted by just one other
+            # basket i, if any: i's ``others`` changes, so every target is valued afresh.
+            fits_after = fits.copy()
+            fits_after[j] = grown_fits
+            after = [
+                grown_target if i == j else (target[0], _others(i, fits_after))
+                for i, target in enumerate(targets)
+            ]
+            return odds.best_of(after, left, redraws, prices)[0]
+        # Every other basket is the same target as now, whichever card grows basket j: the
+        # best of them is valued once per (j, redraws), and the best of all is the better
+        # of it and the grown basket (a max: no value is rounded differently).
+        if (j, redraws) not in self.rest_best:
+            rest = targets[:j] + targets[j + 1 :]
+            self.rest_best[j, redraws] = odds.best_of(rest, left, redraws, prices)[0]
+        grown_value = odds.best_of((grown_target,), left, redraws, prices)[0]
+        return max(self.rest_best[j, redraws], grown_value)
