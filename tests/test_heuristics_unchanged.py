@@ -79,3 +79,37 @@ def test_carcassonne_placement_values_rank_the_heuristics_own_choice_first():
                 checked += 1
             state.apply(move)
     assert checked > 50
+
+
+#: Cornucopia's heuristic off its own path: 60 games at 2-5 players (every third with the
+#: red-chip variant), a quarter of the moves played at random, every chosen move and every
+#: BID-phase ``turn_outlook`` (the floats search reads) hashed. Recorded at 52e215a, before
+#: the heuristic's odds were rewritten for speed (eae68db).
+RECORDED_CORNUCOPIA_OFF_PATH = "25f4907d4e6065d9"
+
+
+def test_cornucopia_heuristic_moves_and_outlooks_unchanged_off_its_own_path():
+    import random
+
+    from boardgame_envs.cornucopia.rules import BID
+
+    rules = make_rules("cornucopia")
+    digest = hashlib.sha256()
+    for game in range(60):
+        num_players, variant = 2 + game % 4, game % 3 == 2
+        state = rules.new_state(num_players, seed=500 + game, variant_red3=variant)
+        players = [make_agent("heuristic", "cornucopia") for _ in range(num_players)]
+        for seat, player in enumerate(players):
+            player.reset(game * 10 + seat)
+        noise = random.Random(game)
+        while not state.is_terminal():
+            seat = state.current_player
+            view = state.view(seat)
+            move = players[seat].act(view)
+            digest.update(str(move).encode())
+            if view.phase == BID:
+                digest.update(repr(players[seat].turn_outlook(view)).encode())
+            if noise.random() < 0.25:
+                move = noise.choice(view.legal_actions())
+            state.apply(move)
+    assert digest.hexdigest()[:16] == RECORDED_CORNUCOPIA_OFF_PATH
