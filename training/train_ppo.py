@@ -106,9 +106,9 @@ HYPERPARAMS: dict[str, dict] = {
     "factors_multiples": dict(AFTER_IMITATION, n_epochs=8, gamma=1.0),
     "cornucopia": dict(HINTED_PPO, gamma=1.0),
     # Two passes over each rollout: its 14,601-value observations (with mask and hint) make
-    # every pass costly, and the hinted policy did not gain from four (834 -> 1,101 steps/s).
+    # every pass costly, and the hinted policy did not gain from four (docs/training.md).
     "carcassonne_castle": dict(HINTED_PPO, gamma=1.0, n_epochs=2),
-    # Two passes, as Carcassonne: its learner read 901-1,107 steps/s with four.
+    # Two passes, as Carcassonne (docs/training.md, Throughput).
     "tahiti": dict(HINTED_PPO, gamma=0.995, n_epochs=2),
     "wasabi": dict(HINTED_PPO, gamma=0.995),
 }
@@ -118,8 +118,8 @@ PLANES_NETS: dict[str, dict] = {
     # Cheap enough for >= 1,000 learner steps/s on 2 cores (a dense layer over the
     # 13,860 plane values cost 3.3 ms of training per step; these 0.5-0.7 ms).
     "carcassonne_castle": dict(channels=8, depth=1),
-    # No broadcast planes: they cost Tahiti's learner 40% of its steps (681 against 1,187 a
-    # second) and the hinted policy trained with them played no better than the heuristic.
+    # No broadcast planes: they were the costliest part of Tahiti's learner, and the hinted
+    # policy trained with them played no better than the heuristic (docs/training.md).
     "tahiti": dict(channels=16, depth=0),
     "wasabi": dict(channels=16, depth=1, broadcast=16),
 }
