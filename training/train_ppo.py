@@ -99,9 +99,10 @@ AFTER_IMITATION = dict(DEFAULT_HYPERPARAMS, ent_coef=0.001, anneal_lr=True)
 # half random opponents a Wasabi! one fell from 0.50 to 0.36-0.39 within 200k steps).
 HINTED_PPO = dict(AFTER_IMITATION, learning_rate=1e-4)
 # Longer and with larger steps, a hinted policy does find departures that win: 2M steps
-# at 3e-4 (two passes a rollout, to fit 30 CPU-minutes) took Cornucopia, Tahiti and
-# Wasabi! from the heuristic's 0.49-0.51 to 0.51-0.55 against it (docs/training.md), where
-# 300k at 1e-4 kept its every move. Carcassonne fell (0.46, 0.40, 0.34 at 250k-750k).
+# at 3e-4 (two passes a rollout, to fit 30 CPU-minutes) took Wasabi! from the heuristic's
+# 0.495 to 0.543 against it and Tahiti from 0.492 to 0.508 (docs/training.md), where 300k
+# at 1e-4 kept its every move. Carcassonne fell (0.46, 0.40, 0.34 at 250k-750k in
+# training); Cornucopia gained no sure edge.
 LONG_HINTED_PPO = dict(HINTED_PPO, learning_rate=3e-4, n_epochs=2)
 #: Hyperparameters per game; "default" for games without an entry. Args override them.
 #: Each game's entry, with its RECIPES and PLANES_NETS entries, is the recipe its shipped
@@ -328,7 +329,7 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "clip_range": POSITIVE | NONE,
     "imitation_games": at_least(0),
     "imitation_epochs": at_least(1),
-    "eval_every": at_least(0) | NONE,
+    "eval_every": at_least(0),
     "eval_games": at_least(1),
     "checkpoint_every": at_least(0),
     "snapshot_every": at_least(0),
