@@ -382,6 +382,27 @@ def test_annealed_learning_rate_falls_linearly_to_zero(tmp_path):
     assert model.lr_schedule(0.25) == pytest.approx(0.25 * 3e-4)
 
 
+def test_annealed_learning_rate_can_stop_at_a_fraction_of_itself(tmp_path):
+    schedule = train_ppo.learning_rate_schedule(3e-4, anneal=True, final_fraction=0.5)
+    assert [schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([3e-4, 2.25e-4, 1.5e-4])
+    assert schedule(-7.0) == pytest.approx(1.5e-4)  # never below its final value
+    # falling to 0 is the same line as before the option existed, to the last bit
+    to_zero = train_ppo.learning_rate_schedule(3e-4, anneal=True, final_fraction=0.0)
+    assert all(to_zero(p) == 3e-4 * p for p in (1.0, 0.7, 0.123, 0.0))
+    run_dir = train_ppo.main(
+        tiny_args(tmp_path, anneal_lr=True, final_lr_fraction=0.25, eval_every=0)
+    )
+    config = json.loads((run_dir / "config.json").read_text())
+    assert config["hyperparameters"]["final_lr_fraction"] == 0.25
+    model = PPOAgent.load(run_dir).model
+    assert model.lr_schedule(0.0) == pytest.approx(0.25 * 3e-4)
+
+
+def test_final_learning_rate_fraction_outside_0_to_1_is_refused():
+    with pytest.raises(InvalidConfigError, match="--final-lr-fraction 1.5 .*from 0 to 1"):
+        train_ppo.Args(game="factors_multiples", final_lr_fraction=1.5)
+
+
 # -- issue 11: command-line mistakes, resume, checkpoints, run directories ---------------------
 @pytest.mark.parametrize(
     "argv, message",

@@ -90,6 +90,7 @@ DEFAULT_HYPERPARAMS = dict(
     clip_range=0.2,
     net_arch="256,256",
     anneal_lr=False,
+    final_lr_fraction=0.0,
 )
 # After the imitation warm start: little entropy (stay near it), and a rate falling to 0
 # to settle the policy (in Factors and Multiples 0.54 -> 0.58 against the heuristic).
@@ -117,7 +118,9 @@ HYPERPARAMS: dict[str, dict] = {
     # every pass costly, and the hinted policy did not gain from four (docs/training.md).
     "carcassonne_castle": dict(HINTED_PPO, gamma=1.0, n_epochs=2),
     "tahiti": dict(LONG_HINTED_PPO, gamma=0.995),
-    "wasabi": dict(LONG_HINTED_PPO, gamma=0.995),
+    # The rate falls to half, not to 0: over 2,000 deals the 2M-step checkpoint of a 4M-step
+    # run (3e-4 -> 1.5e-4 by then) read 0.592 where the 2M run annealed to 0 read 0.560.
+    "wasabi": dict(LONG_HINTED_PPO, gamma=0.995, final_lr_fraction=0.5),
 }
 #: The PlanesExtractor settings (agents/networks.py) of the games whose observation starts
 #: with board planes; None: the observation goes flat into the dense layers.
@@ -221,7 +224,11 @@ class Args:
     carcassonne_castle, tahiti and wasabi), flat (the whole observation into the dense
     layers), or auto (planes where the game has them)"""
     anneal_lr: bool | None = None
-    """decay the learning rate linearly to 0 over the run (None: the game's default)"""
+    """decay the learning rate linearly over the run, to 0 or to --final-lr-fraction of
+    itself (None: the game's default)"""
+    final_lr_fraction: float | None = None
+    """with --anneal-lr, the rate at the run's end as a fraction of its start (0: it falls
+    to 0; None: the game's default)"""
     imitate: str | None = None
     """warm start: before PPO, fit the policy to this agent's choices and the value network
     to its returns (behaviour cloning), e.g. "heuristic" ("" = start from scratch; None: the
@@ -327,6 +334,7 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "gae_lambda": FRACTION | NONE,
     "ent_coef": NON_NEGATIVE | NONE,
     "clip_range": POSITIVE | NONE,
+    "final_lr_fraction": FRACTION | NONE,
     "imitation_games": at_least(0),
     "imitation_epochs": at_least(1),
     "eval_every": at_least(0),
@@ -388,6 +396,10 @@ def policy_kwargs(args: Args) -> dict:
     return kwargs
 
 
+#: Hyperparameters of HYPERPARAMS that this module reads itself (not MaskablePPO's own).
+NOT_SB3_ARGS = ("net_arch", "learning_rate", "anneal_lr", "final_lr_fraction")
+
+
 def new_model(args: Args, env, tensorboard_log: str | None = None) -> MaskablePPO:
     """A fresh MaskablePPO of the game's hyperparameters (with ``args``' overrides)."""
     hp = hyperparameters(args)
@@ -406,8 +418,10 @@ def new_model(args: Args, env, tensorboard_log: str | None = None) -> MaskablePP
         tensorboard_log=tensorboard_log,
         policy_kwargs=policy_kwargs(args),
         rollout_buffer_class=EnvMajorRolloutBuffer,
-        learning_rate=learning_rate_schedule(hp["learning_rate"], hp["anneal_lr"]),
-        **{k: v for k, v in hp.items() if k not in ("net_arch", "learning_rate", "anneal_lr")},
+        learning_rate=learning_rate_schedule(
+            hp["learning_rate"], hp["anneal_lr"], hp["final_lr_fraction"]
+        ),
+        **{k: v for k, v in hp.items() if k not in NOT_SB3_ARGS},
     )
 
 
@@ -434,15 +448,17 @@ def start_from(model: MaskablePPO, path: str) -> None:
         ) from None
 
 
-def learning_rate_schedule(rate: float, anneal: bool):
-    """A constant rate, or one falling linearly to 0 as training progresses (SB3 calls
-    the schedule with the fraction of the run still to go, 1 -> 0; counted over the whole
-    run, so a resumed run carries on down the same line). SB3's fraction goes below 0 when
-    a run is shorter than one rollout: the rate stays 0 there, never negative (a negative
-    rate would climb the loss)."""
+def learning_rate_schedule(rate: float, anneal: bool, final_fraction: float = 0.0):
+    """A constant rate, or one falling linearly from ``rate`` to ``final_fraction * rate``
+    as training progresses (SB3 calls the schedule with the fraction of the run still to
+    go, 1 -> 0; counted over the whole run, so a resumed run carries on down the same
+    line). SB3's fraction goes below 0 when a run is shorter than one rollout: the rate
+    stays at its final value there, never below (a negative rate would climb the loss)."""
     if not anneal:
         return rate
-    return lambda progress_remaining: rate * max(progress_remaining, 0.0)
+    return lambda progress_remaining: rate * (
+        final_fraction + (1.0 - final_fraction) * max(progress_remaining, 0.0)
+    )
 
 
 class SelfPlayPool:
