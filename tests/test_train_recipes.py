@@ -76,6 +76,7 @@ def test_recipe_fields_given_explicitly_win_over_the_recipe(tmp_path):
 def test_evaluation_cadence_comes_from_the_recipe_unless_given():
     assert train_ppo.Args(game="tahiti").eval_every == 500_000
     assert train_ppo.Args(game="wasabi").eval_every == 500_000
+    assert train_ppo.Args(game="cornucopia").eval_every == 500_000
     assert train_ppo.Args(game="factors_multiples").eval_every == 100_000
     assert train_ppo.Args(game="carcassonne_castle").eval_every == 50_000
     assert train_ppo.Args(game="tahiti", eval_every=0).eval_every == 0
