@@ -1,7 +1,9 @@
 """Per-game training: every game's recipe runs end to end (tiny budgets), the planes
-network, and the env-major rollout buffer."""
+network, the env-major rollout buffer, and every shipped policy in models/."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -169,3 +171,32 @@ def test_a_policy_trained_on_the_planes_dict_env_loads_and_plays_as_ppo(tmp_path
         state.apply(action)
     with pytest.raises(InvalidConfigError, match="trained on another game"):
         make_agent(f"ppo:{tmp_path / 'dict_model.zip'}", "tahiti")
+
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+def shipped_table(path: Path) -> tuple[str, int]:
+    """The game and table size a shipped policy's name gives (training/ship.py names them
+    ``<game>_ppo.zip`` at 2 players, ``<game>_<n>p_ppo.zip`` at n)."""
+    stem = path.name.removesuffix("_ppo.zip")
+    game, _, size = stem.rpartition("_")
+    if size.endswith("p") and size[:-1].isdigit():
+        return game, int(size[:-1])
+    return stem, 2
+
+
+@pytest.mark.parametrize("path", sorted(MODELS.glob("*_ppo.zip")), ids=lambda p: p.name)
+def test_every_shipped_policy_plays_a_legal_game_at_its_table_size(path):
+    game, players = shipped_table(path)
+    assert game in GAMES, f"{path.name} names no game"
+    assert path.stat().st_size <= 5 * 2**20
+    seats = [make_agent(f"ppo:{path}", game)]
+    seats += [make_agent("heuristic", game) for _ in range(players - 1)]
+    state = make_rules(game).new_state(num_players=players, seed=11)
+    while not state.is_terminal():
+        view = state.view(state.current_player)
+        action = seats[state.current_player].act(view)
+        assert view.legal_action_mask()[action]
+        state.apply(action)
+    assert state.winners()
