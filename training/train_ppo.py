@@ -118,7 +118,8 @@ HYPERPARAMS: dict[str, dict] = {
     # Two passes over each rollout: its 14,601-value observations (with mask and hint) make
     # every pass costly, and the hinted policy did not gain from four (docs/training.md).
     # A 4M-step run at 3e-4 (LONG_HINTED_PPO) read 0.499 (2,000 deals), no better than
-    # this recipe's 0.498 at eleven times the CPU time.
+    # this recipe's 0.498 at eleven times the CPU time; 2M-step ones with hint weight 8
+    # (its sampled moves near the heuristic's) 0.511-0.512, still no better.
     "carcassonne_castle": dict(HINTED_PPO, gamma=1.0, n_epochs=2),
     "tahiti": dict(LONG_HINTED_PPO, gamma=0.995),
     # The rate falls as if over 4M steps and the run stops at 2.5M (3e-4 -> 1.125e-4): the
