@@ -200,3 +200,28 @@ def test_every_shipped_policy_plays_a_legal_game_at_its_table_size(path):
         assert view.legal_action_mask()[action]
         state.apply(action)
     assert state.winners()
+
+
+def load_docs_script(name: str):
+    """A script of docs/training as a module (they are not a package)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "training" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("hint_weight", [0.0, 50.0])
+def test_hint_sampling_reads_the_distribution_the_hint_shifts(tmp_path, hint_weight):
+    hint_sampling = load_docs_script("hint_sampling")
+    run_dir = train_ppo.main(tiny(tmp_path, "cornucopia", hint_weight=hint_weight))
+    figures = hint_sampling.sampling_figures("cornucopia", str(run_dir / "model.zip"), 1)
+    assert figures["decisions"] > 0
+    if hint_weight:  # a logit 50 above the rest: the hint's move, surely
+        assert figures["mean p(hint)"] > 0.99
+        assert figures["argmax is the hint"] == 1.0
+        assert figures["entropy"] < 0.05
+    else:  # a barely trained network alone: far from it
+        assert figures["mean p(hint)"] < 0.9
