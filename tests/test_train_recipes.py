@@ -3,6 +3,7 @@ network, the env-major rollout buffer, and every shipped policy in models/."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import gymnasium
@@ -173,7 +174,8 @@ def test_a_policy_trained_on_the_planes_dict_env_loads_and_plays_as_ppo(tmp_path
         make_agent(f"ppo:{tmp_path / 'dict_model.zip'}", "tahiti")
 
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "models"
 
 
 def shipped_table(path: Path) -> tuple[str, int]:
@@ -204,9 +206,7 @@ def test_every_shipped_policy_plays_a_legal_game_at_its_table_size(path):
 
 def load_docs_script(name: str):
     """A script of docs/training as a module (they are not a package)."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "docs" / "training" / f"{name}.py"
+    path = ROOT / "docs" / "training" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -26,12 +26,12 @@ SEED = 7_000_000_000
 
 def sampling_figures(game: str, path: str, games: int) -> dict[str, float]:
     """Means over the policy's decisions: p(hint's move), entropy, argmax is the hint."""
+    policy, opponent = PPOAgent.load(path, game), make_agent("heuristic", game)
+    if policy.hint_agent is None:
+        raise SystemExit(f"{path} is not a hinted policy")
     p_hint, entropy, argmax_is_hint = [], [], []
     for g in range(games):
-        policy, opponent = PPOAgent.load(path, game), make_agent("heuristic", game)
         policy.reset(SEED + g), opponent.reset(SEED + g + 1)
-        if policy.hint_agent is None:
-            raise SystemExit(f"{path} is not a hinted policy")
         state, seat = make_rules(game).new_state(num_players=2, seed=SEED + g), g % 2
         while not state.is_terminal():
             view = state.view(state.current_player)
