@@ -65,6 +65,14 @@ def test_train_saves_everything_and_the_model_reloads(tmp_path):
         state.apply(action)
 
 
+def test_a_run_evaluates_its_final_policy_once(tmp_path):
+    """The target (192) falls inside the last rollout (128 steps each, the run ends at
+    256): the scheduled evaluation at 192 would only precede the end-of-run one."""
+    run_dir = train_ppo.main(tiny_args(tmp_path, timesteps=192, eval_every=96))
+    rows = list(csv.DictReader((run_dir / "eval.csv").open()))
+    assert [int(r["timesteps"]) for r in rows] == [96, 96, 256, 256]
+
+
 def test_ppo_agent_decides_on_one_torch_thread_and_restores_the_setting(tmp_path):
     import torch
 

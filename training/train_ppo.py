@@ -672,7 +672,10 @@ class RunCallback(BaseCallback):
             self.pool.add(self.model, now)
             self.next_snapshot = _next(now, self.args.snapshot_every)
         if now >= self.next_eval:
-            evaluate_and_log(self.model, self.args, self.run_dir, now, self.logger)
+            # At the target the run is about to end, and ends with an evaluation of its
+            # final policy (_train): one is enough.
+            if now < self.args.timesteps:
+                evaluate_and_log(self.model, self.args, self.run_dir, now, self.logger)
             self.next_eval = _next(now, self.args.eval_every)
         if now >= self.next_checkpoint:
             save_checkpoint(self.model, self.run_dir, now)
