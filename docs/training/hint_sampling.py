@@ -31,8 +31,10 @@ def sampling_figures(game: str, path: str, games: int) -> dict[str, float]:
         raise SystemExit(f"{path} is not a hinted policy")
     p_hint, entropy, argmax_is_hint = [], [], []
     for g in range(games):
-        policy.reset(SEED + g), opponent.reset(SEED + g + 1)
-        state, seat = make_rules(game).new_state(num_players=2, seed=SEED + g), g % 2
+        policy.reset(SEED + g)
+        opponent.reset(SEED + g + 1)
+        state = make_rules(game).new_state(num_players=2, seed=SEED + g)
+        seat = g % 2
         while not state.is_terminal():
             view = state.view(state.current_player)
             if state.current_player != seat:
