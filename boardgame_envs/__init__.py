@@ -9,6 +9,7 @@ Importing the package registers every game with PettingZoo
 (``gymnasium.make("boardgame_envs/<Game>-v0")``, the single-agent env).
 """
 
+from boardgame_envs.core.native import engine_info
 from boardgame_envs.core.rules import (
     IllegalActionError,
     InvalidConfigError,
@@ -40,6 +41,7 @@ __all__ = [
     "PlayerView",
     "Rules",
     "State",
+    "engine_info",
     "game_info",
     "make",
     "make_rules",

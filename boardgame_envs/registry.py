@@ -17,9 +17,15 @@ class GameInfo:
     id: str  # snake_case, as in pettingzoo ids: "factors_multiples"
     title: str
     gym_name: str  # CamelCase, as in gymnasium ids: "FactorsMultiples"
-    rules_class: str  # "module:Class"
+    rules_class: str  # "module:Class", the Python engine (the reference)
 
-    def rules(self) -> Rules:
+    def rules(self, engine: str | None = None) -> Rules:
+        """The Rules of ``engine`` ("native" or "python"; None: the default, see
+        :func:`boardgame_envs.core.native.resolve_engine`)."""
+        from boardgame_envs.core.native import resolve_engine
+
+        if resolve_engine(self.id, engine) == "native":
+            return _load_rules(f"boardgame_envs.{self.id}.native:Rules")
         return _load_rules(self.rules_class)
 
     @property
@@ -70,23 +76,28 @@ def game_info(game: str) -> GameInfo:
     return GAMES[game]
 
 
-def make_rules(game: str) -> Rules:
-    """The Rules object of ``game`` (a rules engine, no environment)."""
-    return game_info(game).rules()
+def make_rules(game: str, engine: str | None = None) -> Rules:
+    """The Rules object of ``game`` (a rules engine, no environment).
+
+    ``engine``: "native" (compiled, the default where built) or "python" (the reference);
+    None follows ``BOARDGAME_ENVS_ENGINE``, else native where built (see ``engine_info()``).
+    """
+    return game_info(game).rules(engine)
 
 
-def raw_env(game: str, num_players: int = 2, **kwargs: Any):
+def raw_env(game: str, num_players: int = 2, engine: str | None = None, **kwargs: Any):
     """The unwrapped AEC env: raises IllegalActionError on an illegal action."""
     from boardgame_envs.core.env import TurnBasedEnv
 
-    return TurnBasedEnv(make_rules(game), num_players, **kwargs)
+    return TurnBasedEnv(make_rules(game, engine), num_players, **kwargs)
 
 
 def make(game: str, num_players: int = 2, **kwargs: Any):
     """The AEC env of ``game`` with PettingZoo's classic-game wrappers.
 
-    ``kwargs``: ``render_mode``, ``reward`` ("outcome" or "score"), ``auto_resolve``,
-    ``max_steps``, ``score_reward_scale``, ``layout`` ("flat", or "planes" for a game with
+    ``kwargs``: ``engine`` ("native" or "python", see :func:`make_rules`), ``render_mode``,
+    ``reward`` ("outcome" or "score"), ``auto_resolve``, ``max_steps``,
+    ``score_reward_scale``, ``layout`` ("flat", or "planes" for a game with
     ``make_rules(game).planes_shape``), and the game's own options (see
     ``make_rules(game).options``).
     """
@@ -95,7 +106,13 @@ def make(game: str, num_players: int = 2, **kwargs: Any):
     return wrap(raw_env(game, num_players, **kwargs))
 
 
-def make_single_agent(game: str, num_players: int = 2, opponent: Any = "random", **kwargs: Any):
+def make_single_agent(
+    game: str,
+    num_players: int = 2,
+    opponent: Any = "random",
+    engine: str | None = None,
+    **kwargs: Any,
+):
     """The Gymnasium env of ``game``: one learning seat, agents in the others.
 
     ``opponent`` is an agent (or a mix, a pool, a function ``view -> action``) or an agent
@@ -107,7 +124,7 @@ def make_single_agent(game: str, num_players: int = 2, opponent: Any = "random",
     """
     from boardgame_envs.core.single_agent import SingleAgentEnv
 
-    rules = make_rules(game)
+    rules = make_rules(game, engine)
     if isinstance(opponent, str):
         from agents.base import make_agent
 

@@ -42,7 +42,6 @@ from pettingzoo.utils import wrappers
 
 from boardgame_envs.core.rules import (
     InvalidConfigError,
-    PlayerView,
     Rules,
     State,
     as_action,
@@ -176,11 +175,16 @@ class TurnBasedEnv(AECEnv):
         self._select_agent()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        view = self.state.view(self.agent_name_mapping[agent])
-        observation = view.observation()
+        state = self.state
+        seat = self.agent_name_mapping[agent]
+        observation = state.observation(seat)
         if self.planes_shape is not None:
             observation = split_planes(observation, self.planes_shape)
-        return {"observation": observation, "action_mask": int8_mask(view)}
+        if seat == state.current_player:
+            mask = state.legal_action_mask().view(np.int8)
+        else:
+            mask = np.zeros(self.rules.action_size, np.int8)
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
@@ -300,12 +304,6 @@ def is_finite_number(value: Any) -> bool:
         and not isinstance(value, (bool, np.bool_))
         and math.isfinite(value)
     )
-
-
-def int8_mask(view: PlayerView) -> np.ndarray:
-    """The view's legal-action mask as int8 (PettingZoo's convention)."""
-    mask = view.legal_action_mask()  # a fresh array: reinterpreting it shares nothing
-    return mask.view(np.int8) if mask.dtype == np.bool_ else mask.astype(np.int8)
 
 
 def score_potentials(state: State, scale: float | None = None) -> list[float]:

@@ -111,6 +111,8 @@ def check_seed(seed: Any) -> int | None:
 class Rules(abc.ABC):
     """Static description of a game and the factory of its states."""
 
+    #: Which engine this is: "python" (the reference) or "native" (boardgame_envs._native).
+    engine: ClassVar[str] = "python"
     name: ClassVar[str]
     version: ClassVar[int]
     min_players: ClassVar[int]
@@ -251,6 +253,7 @@ class PlayerView(abc.ABC):
 class State(abc.ABC):
     """One position. ``apply`` mutates it in place."""
 
+    engine: ClassVar[str] = "python"
     rules: Rules
     num_players: int
     #: True when the game ended at a safety limit of the rules (e.g. a round cap) rather
@@ -298,6 +301,27 @@ class State(abc.ABC):
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+    def observation(self, seat: int) -> np.ndarray:
+        """``self.view(seat).observation()``; a native state encodes it without the view."""
+        return self.view(seat).observation()
+
+    def playout(self, policy: str = "random", seed: int | None = None, depth: int = 0) -> int:
+        """Play uniformly random legal moves in place, to the end or for ``depth`` decisions
+        (0: no limit); the number of decisions played.
+
+        The moves come from ``numpy.random.default_rng(seed)``: at each decision
+        ``legal_actions()[rng.integers(len(legal))]``, so a seed plays the same moves on
+        both engines (the native engine plays them without Python in between).
+        """
+        policy, seed, depth = check_playout_args(policy, seed, depth)
+        rng = np.random.default_rng(seed)
+        played = 0
+        while not self.is_terminal() and (depth == 0 or played < depth):
+            legal = self.legal_actions()
+            self.apply(legal[int(rng.integers(len(legal)))])
+            played += 1
+        return played
 
     def render_text(self, seat: int | None = None) -> str:
         """The position as text: from ``seat``'s point of view, or everything when None."""
@@ -389,6 +413,22 @@ class State(abc.ABC):
         """Scores oriented so that higher is better."""
         sign = -1.0 if self.rules.lower_score_wins else 1.0
         return [sign * s for s in self.scores()]
+
+
+PLAYOUT_POLICIES = ("random",)
+
+
+def check_playout_args(policy: Any, seed: Any, depth: Any) -> tuple[str, int | None, int]:
+    """``State.playout``'s arguments, checked (InvalidConfigError naming what is allowed)."""
+    if policy not in PLAYOUT_POLICIES:
+        raise InvalidConfigError(
+            f"policy={policy!r} is not allowed; allowed: {', '.join(map(repr, PLAYOUT_POLICIES))}"
+        )
+    if not is_integer(depth) or depth < 0:
+        raise InvalidConfigError(
+            f"depth={depth!r} is not allowed; allowed: an int >= 0 (0: no limit)"
+        )
+    return policy, check_seed(seed), int(depth)
 
 
 _FIXED_SEED = np.random.SeedSequence(0)  # skips gathering OS entropy for a state we overwrite

@@ -1,0 +1,166 @@
+"""The Python face of a native engine: a :class:`NativeState` holds one position of the
+compiled engine (``boardgame_envs._native``) and answers the rules contract from it.
+
+A game's ``native.py`` binds the two with a few lines: its Rules class is the Python one
+with :class:`NativeRules` mixed in first (the same name, options, phases, encoding and
+renderer), and its State class a :class:`NativeState` that knows how to build the game's
+view. Everything else is shared:
+
+* the position, the legal mask, ``apply``, ``clone``, scores, observations and playouts
+  are the compiled engine's;
+* snapshots are written by the compiled engine in the Python engine's format, and loaded
+  through the Python engine's validation (the same :class:`InvalidStateError` messages),
+  then handed to the compiled engine, which checks every value again;
+* words for people (``describe_action``, text and pictures) come from the Python engine
+  through a copy of the position: they are not on any hot path.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from typing import Any, ClassVar
+
+import numpy as np
+
+from boardgame_envs.core.native import native_module
+from boardgame_envs.core.rules import PlayerView, Rules, State, check_playout_args
+
+
+class NativeRules:
+    """Mixin for a game's native Rules: ``class Rules(NativeRules, PythonRules)``."""
+
+    engine: ClassVar[str] = "native"
+    #: The attribute of ``boardgame_envs._native`` that is the game's compiled state class.
+    native_class_name: ClassVar[str]
+    #: The game's NativeState subclass.
+    state_class: ClassVar[type[NativeState]]
+
+    @functools.cached_property
+    def reference(self) -> Rules:
+        """The same game's Python engine (the reference)."""
+        from boardgame_envs.registry import make_rules
+
+        return make_rules(self.name, engine="python")
+
+    @functools.cached_property
+    def native_class(self) -> Any:
+        return getattr(native_module(), self.native_class_name)
+
+    def wrap(self, native: Any) -> NativeState:
+        state = object.__new__(self.state_class)
+        state.rules = self
+        state.num_players = native.num_players
+        state._native = native
+        return state
+
+    def from_reference(self, state: State) -> NativeState:
+        """The native copy of a Python engine's state (its snapshot, loaded natively)."""
+        return self.wrap(self.native_class.from_dict(state.to_dict()))
+
+    def from_dict(self, data: dict[str, Any]) -> NativeState:  # type: ignore[override]
+        """Validated by the Python engine (the same errors), then loaded natively."""
+        return self.from_reference(self.reference.from_dict(data))
+
+    def sample_state(self, view: PlayerView, rng: np.random.Generator) -> NativeState:
+        """The Python engine's determinizer, its sample loaded natively."""
+        return self.from_reference(self.reference.sample_state(view, rng))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class NativeState(State):
+    """One position of a compiled engine (``self._native``)."""
+
+    engine: ClassVar[str] = "native"
+    _native: Any
+
+    # -- what each game defines ------------------------------------------------------------
+    def _view(self, seat: int) -> PlayerView:
+        """The game's view of ``seat`` (a checked seat), built from the compiled engine."""
+        raise NotImplementedError
+
+    # -- the contract ----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self._native.current_player
+
+    @property
+    def truncated(self) -> bool:  # type: ignore[override]
+        return self._native.truncated
+
+    def is_terminal(self) -> bool:
+        return self._native.is_terminal()
+
+    def _compute_mask(self) -> np.ndarray:
+        return self._native.legal_mask()
+
+    def _apply(self, action: int) -> None:
+        self._native.apply(action)
+
+    def _phase_name(self) -> str:
+        return self._native.phase_name()
+
+    def apply(self, action: int) -> None:
+        native = self._native
+        if type(action) is int and 0 <= action < self.rules.action_size:
+            if native.is_legal(action):  # the common case, without building a mask
+                self._mask = None
+                native.apply(action)
+                return
+        super().apply(action)  # the Python engine's checks and messages
+
+    def clone(self) -> NativeState:
+        return self.rules.wrap(self._native.clone())
+
+    def scores(self) -> list[float]:
+        return self._native.scores()
+
+    def view(self, seat: int) -> PlayerView:
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            seat = self._check_seat(seat)
+        return self._view(seat)
+
+    def observation(self, seat: int) -> np.ndarray:
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            seat = self._check_seat(seat)
+        return self._native.observation(seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._native.to_dict()
+
+    def to_reference(self) -> State:
+        """The same position on the Python engine."""
+        return self.rules.reference.from_dict(self.to_dict())
+
+    def describe_action(self, action: int) -> str:
+        return self.to_reference().describe_action(action)
+
+    def render_text(self, seat: int | None = None) -> str:
+        return self.to_reference().render_text(seat)
+
+    def render_rgb(self) -> np.ndarray:
+        return self.to_reference().render_rgb()
+
+    def playout(self, policy: str = "random", seed: int | None = None, depth: int = 0) -> int:
+        policy, seed, depth = check_playout_args(policy, seed, depth)
+        self._mask = None
+        return self._native.playout(secrets.randbits(63) if seed is None else seed, depth)
+
+    def __repr__(self) -> str:
+        return f"<native {self.rules.name} state, seat {self.current_player} to decide>"
+
+
+class NativeView:
+    """Mixin for a game's native view: its ``observation()`` is encoded by the compiled
+    engine from the position the view was taken of (``_source``, a native copy).
+
+    ``class View(NativeView, PythonView): __slots__ = ("_source",)`` (the slot is declared
+    by the game's class: two slotted bases cannot both add one)."""
+
+    __slots__ = ()
+
+    def observation(self) -> np.ndarray:
+        return self._source.observation(self.seat)
+
