@@ -367,7 +367,9 @@ class ISMCTSAgent(Agent):
         from boardgame_envs.registry import make_rules
 
         self.game = game
-        self.rules = make_rules(game)
+        # The search reads positions directly (leaf values): the Python engine until the
+        # native fast paths exist; its views are the same on either engine.
+        self.rules = make_rules(game, engine="python")
         self.options = options or default_options(game)
         self.evaluate = leaf_evaluator(game)
         self.turns_left = turns_left(game)
