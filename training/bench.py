@@ -1,6 +1,8 @@
-"""Speed of every game: random legal play through the AEC env and the engine alone, and
-(two players) what a search agent spends its time on: full playouts from a position (clone,
-then random play to the end) and determinizations (``rules.sample_state`` of a view).
+"""Speed of every game on each engine (Python, and native where it is built): random legal
+play through the AEC env and the engine alone (mask and apply from Python), random playouts in
+one call (``state.playout``), ``clone`` and ``view(seat).observation()``; and (two players)
+what a search agent spends its time on: full playouts from a position (clone, then random play
+to the end from Python) and determinizations (``rules.sample_state`` of a view).
 
 The yardstick is PettingZoo's ``connect_four_v3.raw_env()``, measured in the same process
 the same way (observation and mask every step). Rates are steps per second of *CPU time*
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from boardgame_envs.core.native import native_games
 from boardgame_envs.registry import GAMES, game_info, raw_env
 from training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
@@ -39,6 +42,8 @@ class Args:
     """seed of the random play"""
     out: str = "bench_results/bench.json"
     """JSON file for the results ("" = print only)"""
+    engines: str = "all"
+    """"python", "native" or "all" (both where the native engine is built)"""
     learner_steps: int = 16_384
     """PPO learner steps timed per game (2 players, ``train``'s defaults for the game: its
     opponents, network and workers), after one untimed rollout; 0: skip"""
@@ -53,6 +58,8 @@ class Args:
                 "learner_steps": at_least(0),
             },
         )
+        if self.engines not in ("all", "python", "native"):
+            raise SystemExit(f"--engines {self.engines!r}: allowed: all, python, native")
 
 
 def random_play_aec(env, seconds: float, seed: int) -> float:
@@ -88,12 +95,44 @@ def random_play_engine(rules, num_players: int, seconds: float, seed: int) -> fl
     return steps / (time.process_time() - start)
 
 
-def search_positions(rules, count: int, seed: int) -> list:
+def playout_rate(rules, num_players: int, seconds: float, seed: int) -> float:
+    """Decisions/s of ``state.playout`` (random play to the end in one call) from new deals."""
+    decisions = 0
+    game = 0
+    start = time.process_time()
+    while game < 3 or time.process_time() - start < seconds:
+        state = rules.new_state(num_players, seed=seed + game)
+        decisions += state.playout(seed=seed + game)
+        game += 1
+    return decisions / (time.process_time() - start)
+
+
+def clone_rate(positions: list, seconds: float) -> float:
+    done = 0
+    start = time.process_time()
+    while done % CLOCK_EVERY or time.process_time() - start < seconds:
+        positions[done % len(positions)].clone()
+        done += 1
+    return done / (time.process_time() - start)
+
+
+def observation_rate(positions: list, seconds: float) -> float:
+    """``view(seat).observation()`` per second, every seat of each position in turn."""
+    done = 0
+    start = time.process_time()
+    while done % CLOCK_EVERY or time.process_time() - start < seconds:
+        state = positions[done % len(positions)]
+        state.view(done % state.num_players).observation()
+        done += 1
+    return done / (time.process_time() - start)
+
+
+def search_positions(rules, count: int, seed: int, num_players: int = 2) -> list:
     """Two-player positions a quarter and halfway into seeded random games."""
     rng = np.random.default_rng(seed)
     found = []
     for g in range(count):
-        states, state = [], rules.new_state(2, seed=seed + g)
+        states, state = [], rules.new_state(num_players, seed=seed + g)
         while not state.is_terminal():
             states.append(state.clone())
             legal = state.legal_actions()
@@ -156,68 +195,130 @@ def connect_four_rate(seconds: float, seed: int) -> float:
     return random_play_aec(raw, seconds, seed)
 
 
+def engines_of(game: str, wanted: str) -> list[str]:
+    available = ["python"] + (["native"] if game in native_games() else [])
+    return available if wanted == "all" else [e for e in available if e == wanted]
+
+
+def best(measure, repeats: int, digits: int = 0) -> float:
+    return round(max(measure(r) for r in range(repeats)), digits or None)
+
+
+def measure_row(game: str, engine: str, n: int, args: Args, c4: list[float]) -> dict:
+    """One game, engine and player count; Connect Four runs interleaved into ``c4``."""
+    rules = game_info(game).rules(engine)
+    aec, steps = [], []
+    for r in range(args.repeats):
+        c4.append(connect_four_rate(args.seconds, args.seed + r))
+        env = raw_env(game, n, engine=engine)
+        aec.append(random_play_aec(env, args.seconds, args.seed + r))
+        steps.append(random_play_engine(rules, n, args.seconds, args.seed + r))
+    positions = search_positions(rules, 4, args.seed, n)
+    row = {
+        "game": game,
+        "engine": engine,
+        "num_players": n,
+        "aec_steps_per_s": round(max(aec)),
+        "connect_four_steps_per_s": round(max(c4[-args.repeats :])),
+        "ratio_to_connect_four": round(max(aec) / max(c4[-args.repeats :]), 3),
+        "engine_steps_per_s": round(max(steps)),
+        "playout_decisions_per_s": best(
+            lambda r: playout_rate(rules, n, args.seconds, args.seed + 1000 * r), args.repeats
+        ),
+        "clones_per_s": best(lambda r: clone_rate(positions, args.seconds), args.repeats),
+        "observations_per_s": best(
+            lambda r: observation_rate(positions, args.seconds), args.repeats
+        ),
+    }
+    if n == 2:
+        row["playouts_per_s"] = best(
+            lambda r: playouts_rate(positions, args.seconds, args.seed + r), args.repeats, 1
+        )
+        row["determinizations_per_s"] = best(
+            lambda r: determinizations_rate(rules, positions, args.seconds, args.seed + r),
+            args.repeats,
+        )
+    return row
+
+
+COLUMNS = [  # (key, heading, width)
+    ("aec_steps_per_s", "AEC steps/s", 13),
+    ("ratio_to_connect_four", "xC4", 7),
+    ("engine_steps_per_s", "steps/s", 11),
+    ("playout_decisions_per_s", "playout/s", 12),
+    ("clones_per_s", "clones/s", 11),
+    ("observations_per_s", "obs/s", 11),
+]
+
+
+def speed_up(ratio: float, width: int) -> str:
+    return f"{ratio:>{width - 1}.1f}x"
+
+
+def print_table(rows: list[dict]) -> None:
+    """Each game and player count: a row per engine, then native/python ratios."""
+    head = "".join(f"{h:>{w}}" for _, h, w in COLUMNS)
+    print(f"{'game':<20}{'n':>2} {'engine':<8}{head}")
+    for row in rows:
+        cells = "".join(
+            f"{row[k]:>{w}.2f}" if k == "ratio_to_connect_four" else f"{row[k]:>{w},.0f}"
+            for k, _, w in COLUMNS
+        )
+        print(f"{row['game']:<20}{row['num_players']:>2} {row['engine']:<8}{cells}")
+        python = next(
+            (
+                r
+                for r in rows
+                if r["engine"] == "python"
+                and (r["game"], r["num_players"]) == (row["game"], row["num_players"])
+            ),
+            None,
+        )
+        if row["engine"] == "native" and python is not None:
+            ratios = "".join(
+                f"{'':>{w}}"
+                if k == "ratio_to_connect_four"
+                else f"{row[k] / python[k]:>{w - 1}.1f}x"
+                for k, _, w in COLUMNS
+            )
+            print(f"{'':<20}{'':>2} {'speed-up':<8}{ratios}")
+    searched = [r for r in rows if "playouts_per_s" in r]
+    if searched:
+        print(
+            f"\n{'search (2 players)':<20}{'':>2} {'engine':<8}{'playouts/s':>12}"
+            f"{'determinizations/s':>20}"
+        )
+        for row in searched:
+            print(
+                f"{row['game']:<20}{'':>2} {row['engine']:<8}{row['playouts_per_s']:>12,.1f}"
+                f"{row['determinizations_per_s']:>20,}"
+            )
+
+
 def main(args: Args) -> dict:
     ids = list(GAMES) if args.games == "all" else [g.strip() for g in args.games.split(",")]
     for game in ids:
         game_info(game)  # unknown ids fail before any measurement
-    rows, yardsticks = [], []
+    rows, c4 = [], []
     for game in ids:
-        rules = game_info(game).rules()
+        info = game_info(game)
+        rules = info.rules("python")
         for n in range(rules.min_players, rules.max_players + 1):
-            aec, engine, c4 = [], [], []
-            for r in range(args.repeats):
-                c4.append(connect_four_rate(args.seconds, args.seed + r))
-                aec.append(random_play_aec(raw_env(game, n), args.seconds, args.seed + r))
-                engine.append(random_play_engine(rules, n, args.seconds, args.seed + r))
-            yardsticks.append(max(c4))
-            row = {
-                "game": game,
-                "num_players": n,
-                "aec_steps_per_s": round(max(aec)),
-                "engine_steps_per_s": round(max(engine)),
-                "connect_four_steps_per_s": round(max(c4)),
-                "ratio_to_connect_four": round(max(aec) / max(c4), 3),
-            }
-            if n == 2:
-                positions = search_positions(rules, 4, args.seed)
-                row["playouts_per_s"] = round(
-                    max(
-                        playouts_rate(positions, args.seconds, args.seed + r)
-                        for r in range(args.repeats)
-                    ),
-                    1,
-                )
-                row["determinizations_per_s"] = round(
-                    max(
-                        determinizations_rate(rules, positions, args.seconds, args.seed + r)
-                        for r in range(args.repeats)
-                    )
-                )
-            rows.append(row)
+            for engine in engines_of(game, args.engines):
+                rows.append(measure_row(game, engine, n, args, c4))
     learner = (
         {game: round(learner_rate(game, args.learner_steps)) for game in ids}
         if args.learner_steps
         else {}
     )
-    yardstick = max(yardsticks)
+    yardstick = max(c4)
     print(
-        f"connect_four_v3 raw_env: {yardstick:,.0f} steps/s of CPU time (best of "
-        f"{len(yardsticks) * args.repeats} runs); ratios use the runs beside each game"
+        f"connect_four_v3 raw_env: {yardstick:,.0f} steps/s of CPU time (best of {len(c4)} "
+        "runs); xC4 is the AEC rate over the Connect Four runs beside it. Rates per second of "
+        "CPU time: AEC steps (observation and mask every step), engine steps (mask + apply "
+        "from Python), decisions of random playouts in one call, clones, view observations."
     )
-    print(
-        f"{'game':<22}{'players':>8}{'AEC steps/s':>14}{'ratio':>8}{'engine steps/s':>16}"
-        f"{'playouts/s':>12}{'determinizations/s':>20}"
-    )
-    for row in rows:
-        search = (
-            f"{row['playouts_per_s']:>12,.1f}{row['determinizations_per_s']:>20,}"
-            if "playouts_per_s" in row
-            else ""
-        )
-        print(
-            f"{row['game']:<22}{row['num_players']:>8}{row['aec_steps_per_s']:>14,}"
-            f"{row['ratio_to_connect_four']:>8.2f}{row['engine_steps_per_s']:>16,}{search}"
-        )
+    print_table(rows)
     if learner:
         print(
             f"PPO learner steps/s (2 players, train's defaults per game, {args.learner_steps:,}"

@@ -47,8 +47,11 @@ def _load() -> tuple[ModuleType | None, str | None]:
 def _load_from(path: Path) -> ModuleType:
     if path.is_dir():
         suffixes = importlib.machinery.EXTENSION_SUFFIXES
-        found = [p for p in sorted(path.iterdir()) if p.name.startswith("_native.")
-                 and any(p.name.endswith(s) for s in suffixes)]
+        found = [
+            p
+            for p in sorted(path.iterdir())
+            if p.name.startswith("_native.") and any(p.name.endswith(s) for s in suffixes)
+        ]
         if not found:
             raise ImportError(f"{NATIVE_PATH_VARIABLE}={path}: no _native extension there")
         path = found[0]

@@ -163,4 +163,3 @@ class NativeView:
 
     def observation(self) -> np.ndarray:
         return self._source.observation(self.seat)
-
