@@ -1,0 +1,47 @@
+"""The build's two ways out: BOARDGAME_ENVS_PURE_PYTHON skips the extension, and a machine
+without a C++17 compiler is told what to install or how to skip it (CMake configure only)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CMAKE = shutil.which("cmake", path=str(Path(sys.executable).parent)) or shutil.which("cmake")
+pytestmark = pytest.mark.skipif(CMAKE is None, reason="cmake is not installed")
+
+
+def configure(build: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            CMAKE,
+            "-S",
+            str(ROOT / "native"),
+            "-B",
+            str(build),
+            f"-DPython_EXECUTABLE={sys.executable}",
+        ],
+        env=dict(os.environ, **env),
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_the_pure_python_switch_skips_the_extension(tmp_path):
+    done = configure(tmp_path / "build", BOARDGAME_ENVS_PURE_PYTHON="1")
+    assert done.returncode == 0, done.stderr
+    assert "the native engines are not built" in done.stdout
+    assert "boardgame-envs native games" not in done.stdout  # no target was defined
+
+
+def test_no_compiler_says_what_to_do(tmp_path):
+    done = configure(tmp_path / "build", CXX=str(tmp_path / "no-such-g++"))
+    assert done.returncode != 0
+    message = " ".join((done.stdout + done.stderr).split())
+    assert "compiles its native engines with a C++17 compiler, and none was found" in message
+    assert "BOARDGAME_ENVS_PURE_PYTHON=1 pip install -e ." in message
