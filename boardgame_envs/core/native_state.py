@@ -148,8 +148,24 @@ class NativeState(State):
         self._mask = None
         return self._native.playout(secrets.randbits(63) if seed is None else seed, depth)
 
+    # copies and pickles (multiprocessing, Ray) go through the snapshot
+    def __copy__(self) -> NativeState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> NativeState:
+        return self.clone()
+
+    def __reduce__(self) -> tuple:
+        return (_from_snapshot, (self.rules.name, self.to_dict()))
+
     def __repr__(self) -> str:
         return f"<native {self.rules.name} state, seat {self.current_player} to decide>"
+
+
+def _from_snapshot(game: str, data: dict[str, Any]) -> NativeState:
+    from boardgame_envs.registry import make_rules
+
+    return make_rules(game, engine="native").from_dict(data)
 
 
 class NativeView:
