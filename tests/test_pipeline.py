@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from agents.ppo import PPOAgent
-from boardgame_envs import GAMES, InvalidConfigError
+from boardgame_envs import GAMES, InvalidConfigError, engine_info
 from training import bench, demo, evaluate, train_ppo
 from training.cli import _ask_action, list_games, main, play
 from training.cli_args import add_dataclass_arguments, args_from_namespace
@@ -276,7 +276,12 @@ def test_play_command_quits_on_q():
 
 def test_cli_list_and_errors(capsys):
     list_games()
-    assert "factors_multiples" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    for game, engine in engine_info()["engines"].items():
+        assert (
+            next(line for line in out.splitlines() if line.startswith(game + " ")).split()[4]
+            == engine
+        )
     assert main(["eval", "--agents", "heuristic,random", "--game", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
 

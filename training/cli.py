@@ -29,7 +29,10 @@ from training.cli_args import add_dataclass_arguments, args_from_namespace
 def list_games(out: TextIO | None = None) -> None:
     """The games, with their sizes and the ids they are registered under."""
     out = out or sys.stdout
-    print(f"{'game':<22}{'players':<9}{'actions':>8}  {'observation':<14}title", file=out)
+    print(
+        f"{'game':<22}{'players':<9}{'actions':>8}  {'observation':<14}{'engine':<8}title",
+        file=out,
+    )
     for game, info in GAMES.items():
         rules = info.rules()
         players = (
@@ -39,7 +42,7 @@ def list_games(out: TextIO | None = None) -> None:
         )
         print(
             f"{game:<22}{players:<9}{rules.action_size:>8}  "
-            f"{str(rules.observation_shape):<14}{info.title}",
+            f"{str(rules.observation_shape):<14}{rules.engine:<8}{info.title}",
             file=out,
         )
     print(f"\n{'game':<22}{'PettingZoo id':<38}Gymnasium id", file=out)
@@ -48,7 +51,9 @@ def list_games(out: TextIO | None = None) -> None:
     print(
         "\nPettingZoo: pettingzoo.make('aec', '<PettingZoo id>', num_players=n)"
         "\nGymnasium:  gymnasium.make('<Gymnasium id>', opponent='heuristic') "
-        "(one learning seat)",
+        "(one learning seat)"
+        "\nEngines:    native (compiled) where built, else python; "
+        "BOARDGAME_ENVS_ENGINE=python selects the reference",
         file=out,
     )
 
