@@ -3,11 +3,19 @@
 Cells are ``(r, c)`` tuples, ingredients and cards their names, recipes their codes or
 names: ``table(2, board={(2, 3): "Salmon", (3, 1): "Tuna Salmon"}, hands={0: "Rice Tuna"},
 menus={0: ["R2-01", "Kappa Maki"]})`` (a stack is written bottom first).
+
+Scenario tests run on both engines: with ``ENGINE = "native"`` (set by the ``engine``
+fixture of ``tests/wasabi/conftest.py``) ``table`` returns a :class:`Twin`, the built
+position and its native copy moved in lockstep.
 """
 
 from __future__ import annotations
 
-from boardgame_envs import make_rules
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs import InvalidStateError, make_rules
 from boardgame_envs.wasabi.data import (
     DECK_RECIPES,
     LENGTHS,
@@ -24,7 +32,9 @@ from boardgame_envs.wasabi.rules import (
     cell_action,
 )
 
-RULES = make_rules("wasabi")
+RULES = make_rules("wasabi", engine="python")  # built positions edit Python fields
+#: The engine ``table`` builds for: "python", or "native" for a :class:`Twin`.
+ENGINE = "python"
 
 
 def cell(rc: tuple[int, int]) -> int:
@@ -71,7 +81,7 @@ def table(
             r = next(r for r in DECK_RECIPES[length - 2] if r not in used)
             used.add(r)
             done.setdefault(seat, []).append((r, False))
-    return RULES.position(
+    state = RULES.position(
         n,
         board={cell(rc): kinds(text) for rc, text in (board or {}).items()},
         anchors=[cell(rc) for rc in anchors],
@@ -83,6 +93,107 @@ def table(
         active=active,
         **options,
     )
+    return Twin(state) if ENGINE == "native" else state
+
+
+class Twin:
+    """A Python position and its native copy, moved together: what a scenario test reads
+    comes from the Python state; every ``apply`` is made on both (the same error, if any),
+    after which the two positions must agree on everything the contract shows (snapshot,
+    mask, every seat's observation and view; at the end scores, winners and returns); the
+    contract's answers (``CHECKED``) are asked of both and must be equal. Fields a test
+    edits on the Python state are copied to the native one before its next move."""
+
+    CHECKED = frozenset(
+        {"legal_actions", "legal_action_mask", "is_terminal", "scores", "winners", "returns"}
+    )
+
+    def __init__(self, python: State, native: Any = None) -> None:
+        from tests.native.lockstep import engines
+
+        object.__setattr__(self, "_python", python)
+        if native is None:
+            native = engines("wasabi")[1].from_reference(python)
+        object.__setattr__(self, "_native", native)
+
+    def _sync(self) -> None:
+        from tests.native.lockstep import snapshot_text
+
+        native = self._native
+        if native is None or snapshot_text(native) == snapshot_text(self._python):
+            return
+        try:
+            native = native.rules.from_dict(self._python.to_dict())
+        except InvalidStateError:
+            # The test edited a position no play reaches (e.g. a tile under a Wasabi!
+            # card): the native engine refuses it, and the scenario goes on in Python.
+            native = None
+        object.__setattr__(self, "_native", native)
+
+    def apply(self, action: Any) -> None:
+        from tests.native.lockstep import assert_same_position
+
+        self._sync()
+        if self._native is None:
+            self._python.apply(action)
+            return
+        outcomes = []
+        for state in (self._python, self._native):
+            try:
+                state.apply(action)
+                outcomes.append(None)
+            except Exception as error:  # noqa: BLE001 - compared, then raised again
+                outcomes.append(error)
+        python_error, native_error = outcomes
+        assert type(native_error) is type(python_error) and str(native_error) == str(python_error)
+        assert_same_position(self._python, self._native)
+        if python_error is not None:
+            raise python_error
+
+    def view(self, seat: Any) -> Any:
+        from tests.native.lockstep import assert_same_view
+
+        self._sync()
+        view = self._python.view(seat)
+        if self._native is not None:
+            assert_same_view(view, self._native.view(seat))
+        return view
+
+    def clone(self) -> Twin:
+        self._sync()
+        native = None if self._native is None else self._native.clone()
+        other = Twin.__new__(Twin)
+        object.__setattr__(other, "_python", self._python.clone())
+        object.__setattr__(other, "_native", native)
+        return other
+
+    @property
+    def current_player(self) -> int:
+        self._sync()
+        if self._native is not None:
+            assert self._native.current_player == self._python.current_player
+        return self._python.current_player
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self.CHECKED:
+            return getattr(self._python, name)
+
+        def both(*args: Any) -> Any:
+            self._sync()
+            expected = getattr(self._python, name)(*args)
+            if self._native is None:
+                return expected
+            got = getattr(self._native, name)(*args)
+            if isinstance(expected, np.ndarray):
+                assert got.tobytes() == expected.tobytes(), name
+            else:
+                assert got == expected, name
+            return expected
+
+        return both
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._python, name, value)
 
 
 def put_on_top(state: State, recipe: str) -> None:

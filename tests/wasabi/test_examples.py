@@ -35,6 +35,9 @@ from tests.wasabi.helpers import (
     table,
 )
 
+#: Every scenario runs on the Python engine and, where built, in lockstep on the native one.
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 def counts(state, seat: int) -> dict[str, int]:
     from boardgame_envs.wasabi.data import KIND_NAMES

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardgame_envs import make_rules
 from boardgame_envs.core.testing import random_playouts
 from boardgame_envs.wasabi.data import (
     CARD_HAND_LIMIT,
@@ -46,6 +47,7 @@ from boardgame_envs.wasabi.rules import (
     State,
     covered_cells,
 )
+from tests.native.lockstep import has_native
 from tests.wasabi.helpers import RULES
 
 TOKEN_COUNTS = [TOKENS[length].per_player for length in LENGTHS]
@@ -182,6 +184,31 @@ def test_random_games_accept_every_legal_and_reject_illegal_actions(num_players)
 def test_random_games_with_options(options):
     stats = random_playouts(RULES, 3, range(6), INVARIANTS, options=options)
     assert stats.games == 6
+
+
+def every_invariant_of_the_python_copy(state: State) -> None:
+    """INVARIANTS for a native state, read through its Python copy (made once per step)."""
+    python = state.to_reference()
+    for invariant in INVARIANTS:
+        invariant(python)
+
+
+NATIVE_GAMES = 3
+
+
+@pytest.mark.skipif(not has_native("wasabi"), reason="no native wasabi engine")
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_native_random_games_keep_every_invariant(num_players):
+    """The native engine under the same checks (fewer games: tests/native/test_wasabi.py
+    holds it to the Python engine move for move)."""
+    native = make_rules("wasabi", engine="native")
+    invariants = [every_invariant_of_the_python_copy]
+    stats = random_playouts(
+        native, num_players, range(NATIVE_GAMES), invariants, check_actions=False
+    )
+    assert stats.games == NATIVE_GAMES
+    stats = random_playouts(native, num_players, range(10_000, 10_002))  # every action tried
+    assert stats.games == 2
 
 
 # -- an independent oracle for completions ------------------------------------------------

@@ -40,6 +40,9 @@ from boardgame_envs.wasabi.rules import (
 )
 from tests.wasabi.helpers import CARD, CELL, KIND, LENGTH, RULES, SLOT, cell, kinds, table
 
+#: Every scenario runs on the Python engine and, where built, in lockstep on the native one.
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 # -- data (spec §2): the totals the spec gives ----------------------------------------------
 def test_ingredient_totals():
