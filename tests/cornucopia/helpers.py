@@ -14,7 +14,9 @@ from boardgame_envs.cornucopia.rules import (
     place_action,
 )
 
-RULES = make_rules("cornucopia")
+#: The Python engine (the reference); tests that use the ``engine`` fixture (conftest.py) see
+#: the native engine here too, where it is built.
+RULES = make_rules("cornucopia", engine="python")
 #: The baskets of spec Examples 2 and 4.
 EXAMPLE_2 = ("C T", "P P", "W G", "C T E W", "W* C")
 NO_SIDE = {"YES": 0, "NO": 1}

@@ -108,6 +108,28 @@ def test_samples_read_the_view_only(num_players, variant):
     assert changed >= count * 0.9  # the resampler really changed hidden facts
 
 
+@pytest.mark.parametrize("engine", ["native"], indirect=True)
+@pytest.mark.parametrize("num_players, variant", [(3, False), (4, True)])
+def test_samples_of_native_views(engine, num_players, variant):
+    """The two tests above, shorter, on the native engine: its views go to the reference's
+    determinizer and the samples come back native."""
+    rng = np.random.default_rng(num_players)
+    count = 0
+    for state in positions(num_players, variant, games=1):
+        for seat in range(num_players):
+            sample = check_determinization(
+                state,
+                seat,
+                seed=count,
+                invariants=INVARIANTS,
+                play_to_end=count % PLAY_TO_END_EVERY == 0,
+            )
+            assert sample.engine == "native"
+            assert_public_facts_equal(sample, state, seat)
+            check_sample_reads_view_only(state, resample_hidden(state, seat, rng), seat, count)
+            count += 1
+
+
 def mid_game(num_players: int = 3, steps: int = 60, seed: int = 5) -> State:
     state = RULES.new_state(num_players, seed=seed)
     rng = np.random.default_rng(seed)

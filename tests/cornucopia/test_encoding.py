@@ -19,6 +19,9 @@ from boardgame_envs.cornucopia.rules import (
 )
 from tests.cornucopia.helpers import EXAMPLE_2, RULES, bet, bid, place, table
 
+#: Every test here runs on the Python engine and, where it is built, on the native one.
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 def test_layout_blocks_tile_the_tensor():
     blocks = [

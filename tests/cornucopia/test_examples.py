@@ -36,6 +36,9 @@ from tests.cornucopia.helpers import (
     table,
 )
 
+#: Every test here runs on the Python engine and, where it is built, on the native one.
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 # -- Example 1: the initial state ------------------------------------------------------------
 def test_example_1_initial_state():

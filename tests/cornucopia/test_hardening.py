@@ -27,6 +27,9 @@ from boardgame_envs.cornucopia.rules import (
 )
 from tests.cornucopia.helpers import EXAMPLE_2, RULES, bet, bid, table
 
+#: Every test here runs on the Python engine and, where it is built, on the native one.
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 def revealed() -> State:
     """3 players, seat 0 bid 2, seat 1 bet NO 3 and seat 2 YES 1: revealed, phase CARD."""

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agents.base import RandomAgent
 from agents.heuristic.cornucopia import HeuristicAgent, _odds_of
 from boardgame_envs.cornucopia.rules import FORFEIT, REDRAW, bet_action, bid_action, place_action
 from tests.cornucopia.helpers import RULES, bet, bid, table
+
+#: Every test here runs on the Python engine and, where it is built, on the native one.
+pytestmark = pytest.mark.usefixtures("engine")
 
 
 def test_completes_a_basket_when_it_can():

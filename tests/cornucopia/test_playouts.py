@@ -121,6 +121,21 @@ def test_random_games_with_the_variant(num_players):
     assert checked.actions_seen | more.actions_seen == set(range(22))
 
 
+@pytest.mark.parametrize("engine", ["native"], indirect=True)
+@pytest.mark.parametrize("num_players, variant", [(2, False), (3, True), (5, True)])
+def test_random_native_games_keep_every_invariant(engine, num_players, variant):
+    """The two tests above, shorter, on the native engine (its invariants read snapshots;
+    tests/native plays many more games in lockstep with the reference)."""
+    options = {"variant_red3": variant}
+    checked = random_playouts(RULES, num_players, range(1), INVARIANTS, options=options)
+    more = random_playouts(
+        RULES, num_players, range(1, 3), INVARIANTS, options=options, check_actions=False
+    )
+    assert checked.games + more.games == 3
+    assert {"BID", "BET", "CARD"} <= checked.phases_seen | more.phases_seen
+
+
+@pytest.mark.usefixtures("engine")
 def test_both_end_conditions_occur():
     reasons = set()
     for seed in range(60):

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 import boardgame_envs
 from tests.cornucopia.helpers import EXAMPLE_2, bet, bid, table
+
+#: Every test here runs on the Python engine and, where it is built, on the native one.
+pytestmark = pytest.mark.usefixtures("engine")
 
 
 def test_text_shows_the_table_and_hides_secret_bets():

@@ -37,6 +37,9 @@ from tests.cornucopia.helpers import (
     table,
 )
 
+#: Every test here runs on the Python engine and, where it is built, on the native one.
+pytestmark = pytest.mark.usefixtures("engine")
+
 EXAMPLE_6 = ("C T", "C P", "C E", "C G", "W* T")  # a C is dead here
 FILLER = ("P P", "P P", "P P", "P P", "W* P")
 
@@ -250,6 +253,8 @@ def test_reshuffle_is_seeded_and_hidden_order_is_not_in_the_discard():
     assert sorted(first.deck) == sorted(second.deck) and first.deck != second.deck
 
 
+#: The Python engine only: the test empties the piles by hand (a snapshot cannot hold that).
+@pytest.mark.parametrize("engine", ["python"], indirect=True)
 def test_empty_deck_and_discard_ends_the_game_without_penalty():
     # Defensive rule of §4.4.2 (unreachable in legal play): build it by hand.
     state = table(EXAMPLE_2, deck="E")
@@ -294,6 +299,8 @@ def test_base_game_has_no_declaration():
         declare(table(FILLER), 0)
 
 
+#: The Python engine only: the compiled engine's reward table is fixed at build time.
+@pytest.mark.parametrize("engine", ["python"], indirect=True)
 def test_reward_table_is_data_paid_per_colour(monkeypatch):
     monkeypatch.setitem(data.BID_REWARDS, 6, ((0, 2, 1), (0, 0, 3)))
     state = table(EXAMPLE_2, deck="P")
@@ -384,6 +391,7 @@ def test_illegal_action_message_names_action_phase_and_legal_actions():
     )
 
 
+@pytest.mark.parametrize("engine", ["python"], indirect=True)  # piles emptied by hand
 def test_actions_after_the_end_are_refused():
     state = table(EXAMPLE_2, deck="E")
     bid(state, 3)
