@@ -1,12 +1,35 @@
-"""Builders for Factors and Multiples positions written the way the spec writes them."""
+"""Builders for Factors and Multiples positions written the way the spec writes them, on
+either engine: the Python one (``RULES``, the reference, whose fields tests may edit) or the
+compiled one (``rules_for("native")``; positions are built on the reference, then loaded)."""
 
 from __future__ import annotations
 
+import pytest
+
 from boardgame_envs import make_rules
+from boardgame_envs.core.native import native_games
 from boardgame_envs.factors_multiples.data import NUM_CARDS, SPECIAL_RANKS, parse_cards, rank_of
 from boardgame_envs.factors_multiples.rules import State
 
-RULES = make_rules("factors_multiples")
+RULES = make_rules("factors_multiples", engine="python")
+HAS_NATIVE = "factors_multiples" in native_games()
+#: The ``engine`` fixture's values (tests/factors_multiples/conftest.py): native runs where
+#: the compiled engine is built.
+ENGINES = (
+    "python",
+    pytest.param(
+        "native",
+        marks=[
+            pytest.mark.native,
+            pytest.mark.skipif(not HAS_NATIVE, reason="factors_multiples is not compiled"),
+        ],
+    ),
+)
+
+
+def rules_for(engine: str):
+    """The Rules of ``engine`` ("python" or "native")."""
+    return RULES if engine == "python" else make_rules("factors_multiples", engine=engine)
 
 
 def table(
@@ -16,13 +39,15 @@ def table(
     value: int | None = None,
     turn: int = 0,
     k_player: int | None = None,
+    engine: str = "python",
     **options,
 ) -> State:
     """A position: ``hands`` {seat: "K♠ 4♦"}, ``piles`` {seat: ("2♥ 6♣", size)} (top first,
     padded to ``size`` with unmentioned cards) or {seat: "2♥"} (exactly those cards).
 
     Seats without a hand hold 3 unmentioned cards; seats without a pile hold 5 cards.
-    Every other card lies in the hidden discard pile.
+    Every other card lies in the hidden discard pile. On ``engine="native"`` the position is
+    the compiled engine's copy of the reference's (``rules.position`` of either engine).
     """
     piles = piles or {}
     named = {
@@ -44,7 +69,7 @@ def table(
         top, size = (spec, len(parse_cards(spec))) if isinstance(spec, str) else spec
         cards = parse_cards(top)
         pile_lists.append(cards + [next(filler) for _ in range(size - len(cards))])
-    return RULES.position(
+    return rules_for(engine).position(
         hand_lists, pile_lists, value=value, turn_player=turn, k_player=k_player, **options
     )
 
@@ -55,6 +80,16 @@ def cards(text: str) -> list[int]:
 
 
 def set_turn(state: State, seat: int, value: int | None) -> None:
-    """Jump to ``seat``'s turn with ``value`` (what the other players did in between)."""
+    """Jump to ``seat``'s turn with ``value`` (what the other players did in between). A
+    native state is edited through its snapshot, loaded back as a hand-built position."""
+    if state.engine == "native":  # the same edit, on its snapshot (State._begin_turn)
+        data = state.to_dict()
+        data["value"] = value
+        data["turn_player"] = seat
+        data["turns_started"][seat] += 1
+        data["phase"] = "PLAY" if data["k_player"] is None else "K_ANSWER"
+        state._native = state.rules.native_class.from_dict(data, strict=False)
+        state._mask = None
+        return
     state.value = value
     state._begin_turn(seat)

@@ -33,7 +33,7 @@ from boardgame_envs.factors_multiples.rules import (
     State,
     View,
 )
-from tests.factors_multiples.helpers import RULES
+from tests.factors_multiples.helpers import HAS_NATIVE, RULES, rules_for
 from tests.factors_multiples.test_hidden_and_snapshots import resample_hidden
 from tests.factors_multiples.test_playouts import INVARIANTS
 
@@ -111,6 +111,28 @@ def test_samples_show_every_seat_its_view_and_play_on(num_players, options, seed
             check_sample_reads_view_only(state, resample_hidden(state, seat, rng), seat, seed)
             checked += 1
     assert checked >= 100
+
+
+@pytest.mark.native
+@pytest.mark.skipif(not HAS_NATIVE, reason="factors_multiples is not compiled")
+@pytest.mark.parametrize("num_players, options, seeds, every", CASES[:2] + CASES[4:6])
+def test_samples_on_the_native_engine(num_players, options, seeds, every):
+    """The compiled engine's rules sample through the reference: the same sample for the
+    same view and generator, a native state showing the seat its view and playing on."""
+    native_rules = rules_for("native")
+    checked = 0
+    for key, state in positions(num_players, seeds[:1], 3 * every, **options):
+        native = native_rules.from_reference(state)
+        for seat in range(num_players):
+            seed = 10_000 + key * 7 + seat
+            sample = check_determinization(
+                native, seat, seed, invariants=INVARIANTS, play_to_end=checked % 10 == 0
+            )
+            expected = RULES.sample_state(state.view(seat), np.random.default_rng(seed))
+            assert sample.engine == "native" and sample.to_json() == expected.to_json()
+            assert_known_cards_in_place(sample, native.view(seat))
+            checked += 1
+    assert checked >= 10
 
 
 def test_the_sampled_positions_cover_every_case():

@@ -7,7 +7,7 @@ import pytest
 
 from boardgame_envs.factors_multiples import encoding as enc
 from boardgame_envs.factors_multiples.rules import NUM_ACTIONS, SHOW_AND_DRAW
-from tests.factors_multiples.helpers import RULES, table
+from tests.factors_multiples.helpers import RULES, rules_for, table
 
 
 def test_layout_blocks_tile_the_tensor():
@@ -38,10 +38,10 @@ def test_layout_blocks_tile_the_tensor():
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-def test_same_shape_and_in_bounds_for_every_player_count(num_players):
+def test_same_shape_and_in_bounds_for_every_player_count(num_players, engine):
     rng = np.random.default_rng(0)
-    low, high = RULES.observation_bounds
-    state = RULES.new_state(num_players, seed=1)
+    low, high = rules_for(engine).observation_bounds
+    state = rules_for(engine).new_state(num_players, seed=1)
     while not state.is_terminal():
         for seat in range(num_players):
             obs = state.view(seat).observation()
@@ -54,8 +54,10 @@ def test_same_shape_and_in_bounds_for_every_player_count(num_players):
         state.apply(int(rng.choice(state.legal_actions())))
 
 
-def test_egocentric_seats_and_fields():
-    state = table(3, {0: "K♠ 4♦ 9♣", 1: "3♥ 3♦ 8♥ 9♥"}, piles={1: ("", 4)}, value=8, rounds=2)
+def test_egocentric_seats_and_fields(engine):
+    state = table(
+        3, {0: "K♠ 4♦ 9♣", 1: "3♥ 3♦ 8♥ 9♥"}, piles={1: ("", 4)}, value=8, rounds=2, engine=engine
+    )
     state.apply(12)  # P0 plays K: P1 is restricted
     obs = state.view(1).observation()
     assert obs[enc.HAND : enc.HAND + 13].tolist() == pytest.approx(
@@ -76,8 +78,8 @@ def test_egocentric_seats_and_fields():
     assert obs[enc.REVEAL_AGES] == 0
 
 
-def test_mask_zero_for_a_seat_not_to_move():
-    state = RULES.new_state(4, seed=0)
+def test_mask_zero_for_a_seat_not_to_move(engine):
+    state = rules_for(engine).new_state(4, seed=0)
     for seat in range(4):
         mask = state.view(seat).legal_action_mask()
         assert mask.any() == (seat == state.current_player)

@@ -24,7 +24,7 @@ from boardgame_envs.factors_multiples.rules import (
     SEVEN_NAME,
     round_seed,
 )
-from tests.factors_multiples.helpers import RULES, table
+from tests.factors_multiples.helpers import RULES, rules_for, table
 
 
 def reach(num_players: int, phase: str, seed: int = 0, **options) -> dict:
@@ -129,59 +129,59 @@ BAD = [
 
 
 @pytest.mark.parametrize("phase, mutate, message", BAD)
-def test_bad_snapshots_are_refused_naming_the_field(phase, mutate, message):
+def test_bad_snapshots_are_refused_naming_the_field(phase, mutate, message, engine):
     data = reach(2 if phase != K_DISCARD else 3, phase, rounds=2)
-    RULES.from_dict(json.loads(json.dumps(data)))  # unmutated, it loads
+    rules_for(engine).from_dict(json.loads(json.dumps(data)))  # unmutated, it loads
     mutate(data)
     with pytest.raises(InvalidStateError, match=message):
-        RULES.from_dict(data)
+        rules_for(engine).from_dict(data)
 
 
-def test_not_a_dict_and_missing_config_options_are_refused():
+def test_not_a_dict_and_missing_config_options_are_refused(engine):
     with pytest.raises(InvalidStateError, match="a dict is due, not list"):
-        RULES.from_json("[1]")
+        rules_for(engine).from_json("[1]")
     data = reach(2, PLAY)
     del data["config"]["rounds"]
     with pytest.raises(InvalidStateError, match="config: missing option 'rounds'"):
-        RULES.from_dict(data)
+        rules_for(engine).from_dict(data)
 
 
-def test_hand_limits_and_value_of_the_top_card_are_checked():
-    state = table(2, {0: "2♣ 5♦ 9♥", 1: "3♣ 4♦ Q♥"}, value=6)
+def test_hand_limits_and_value_of_the_top_card_are_checked(engine):
+    state = table(2, {0: "2♣ 5♦ 9♥", 1: "3♣ 4♦ Q♥"}, value=6, engine=engine)
     state.apply(1)  # the 2: the value is 2
     data = state.to_dict()
-    RULES.from_dict(data)
+    rules_for(engine).from_dict(data)
     with pytest.raises(InvalidStateError, match="value: 6, but the last card played is a normal"):
-        RULES.from_dict({**data, "value": 6})
+        rules_for(engine).from_dict({**data, "value": 6})
     with pytest.raises(InvalidStateError, match="hands: seat 1 holds 2 cards with a pile"):
         broken = json.loads(json.dumps(data))
         broken["hidden_discard"].append(broken["hands"][1].pop())
-        RULES.from_dict(broken)
+        rules_for(engine).from_dict(broken)
 
 
-def test_every_phase_of_real_play_loads_back_unchanged():
+def test_every_phase_of_real_play_loads_back_unchanged(engine):
     for phase in (PLAY, K_ANSWER, A_DISCARD, SEVEN_NAME, J_DIRECTION, K_DISCARD, GAME_OVER):
         for n in (2, 5):
             data = reach(n, phase, rounds=2)
-            assert RULES.from_json(json.dumps(data)).to_dict() == data
+            assert rules_for(engine).from_json(json.dumps(data)).to_dict() == data
 
 
-def test_older_snapshots_without_reveal_discard_marks_still_load():
+def test_older_snapshots_without_reveal_discard_marks_still_load(engine):
     data = reach(3, PLAY)
     del data["reveal_discard_marks"]
-    assert RULES.from_dict(data).reveal_discard_marks == [0, 0, 0]
+    assert rules_for(engine).from_dict(data).reveal_discard_marks == [0, 0, 0]
 
 
-def test_position_checks_its_seats():
+def test_position_checks_its_seats(engine):
     hands, piles = [parse_cards("2♣ 5♦ 9♥"), parse_cards("3♣ 4♦ Q♥")], [[], []]
     with pytest.raises(InvalidStateError, match="turn_player: 5 is not a seat"):
-        RULES.position(hands, piles, turn_player=5)
+        rules_for(engine).position(hands, piles, turn_player=5)
     with pytest.raises(InvalidStateError, match="k_player: 0 is not the seat before"):
-        RULES.position(hands, piles, turn_player=0, k_player=0)
+        rules_for(engine).position(hands, piles, turn_player=0, k_player=0)
     with pytest.raises(InvalidStateError, match="value: 5.0"):
-        RULES.position(hands, piles, value=5.0)
+        rules_for(engine).position(hands, piles, value=5.0)
     with pytest.raises(InvalidStateError, match="seed: -1"):
-        RULES.position(hands, piles, seed=-1)
+        rules_for(engine).position(hands, piles, seed=-1)
 
 
 # -- A8: snapshots are copies ------------------------------------------------------------
@@ -203,43 +203,43 @@ def _mutate_every_container(obj) -> None:
 
 
 @pytest.mark.parametrize("phase", [PLAY, K_DISCARD, GAME_OVER])
-def test_editing_a_snapshot_leaves_the_state_alone(phase):
-    state = RULES.from_dict(reach(3, phase, rounds=2))
+def test_editing_a_snapshot_leaves_the_state_alone(phase, engine):
+    state = rules_for(engine).from_dict(reach(3, phase, rounds=2))
     before = state.to_json()
     mask = state.legal_action_mask()
     _mutate_every_container(state.to_dict())
     assert state.to_json() == before
     assert np.array_equal(state.legal_action_mask(), mask)
-    assert RULES.from_json(before).to_json() == before
+    assert rules_for(engine).from_json(before).to_json() == before
 
 
 # -- A9: views of real seats only ----------------------------------------------------------
 @pytest.mark.parametrize("seat", [-1, 3, 5, True, False, 1.0, "0", None])
-def test_view_of_a_seat_out_of_range_raises(seat):
-    state = RULES.new_state(3, seed=0)
+def test_view_of_a_seat_out_of_range_raises(seat, engine):
+    state = rules_for(engine).new_state(3, seed=0)
     with pytest.raises(InvalidConfigError, match="seat="):
         state.view(seat)
 
 
-def test_view_accepts_numpy_seats():
-    state = RULES.new_state(3, seed=0)
+def test_view_accepts_numpy_seats(engine):
+    state = rules_for(engine).new_state(3, seed=0)
     assert state.view(np.int64(2)).seat == 2 and type(state.view(np.int64(2)).seat) is int
 
 
 # -- A4: rounds has a range, and nothing is kept per round ---------------------------------
-def test_rounds_range_and_no_per_round_allocation():
+def test_rounds_range_and_no_per_round_allocation(engine):
     assert MAX_ROUNDS == 100
-    assert RULES.options["rounds"].allowed_text == "an integer from 1 to 100"
+    assert rules_for(engine).options["rounds"].allowed_text == "an integer from 1 to 100"
     for bad in (0, MAX_ROUNDS + 1, 10**9, -3, True, 3.0):
         with pytest.raises(InvalidConfigError, match="rounds"):
-            RULES.new_state(2, seed=0, rounds=bad)
-    short = RULES.new_state(2, seed=7, rounds=1)
-    long = RULES.new_state(2, seed=7, rounds=MAX_ROUNDS)
+            rules_for(engine).new_state(2, seed=0, rounds=bad)
+    short = rules_for(engine).new_state(2, seed=7, rounds=1)
+    long = rules_for(engine).new_state(2, seed=7, rounds=MAX_ROUNDS)
     # the same first deal, and a snapshot of the same size: one match seed, no seed list
     assert long.hands == short.hands and long.piles == short.piles
     assert abs(len(long.to_json()) - len(short.to_json())) <= 2
     assert isinstance(long.to_dict()["seed"], int) and "seeds" not in long.to_dict()
-    assert RULES.max_decisions(5, long.config) == 421 * MAX_ROUNDS
+    assert rules_for(engine).max_decisions(5, long.config) == 421 * MAX_ROUNDS
 
 
 def test_round_seeds_are_those_of_version_0():
@@ -250,9 +250,9 @@ def test_round_seeds_are_those_of_version_0():
         assert [round_seed(seed, r) for r in range(6)] == listed
 
 
-def test_a_seedless_match_is_reproducible_from_its_snapshot():
-    state = RULES.new_state(3, rounds=2)
-    copy = RULES.from_json(state.to_json())
+def test_a_seedless_match_is_reproducible_from_its_snapshot(engine):
+    state = rules_for(engine).new_state(3, rounds=2)
+    copy = rules_for(engine).from_json(state.to_json())
     rng = np.random.default_rng(0)
     while not state.is_terminal():
         action = int(rng.choice(state.legal_actions()))
@@ -270,8 +270,8 @@ def _assert_in_bounds(state, where: str) -> None:
 
 
 @pytest.mark.parametrize("num_players", [2, 5])
-def test_observations_in_bounds_over_a_longest_match(num_players):
-    state = RULES.new_state(num_players, seed=num_players, rounds=MAX_ROUNDS)
+def test_observations_in_bounds_over_a_longest_match(num_players, engine):
+    state = rules_for(engine).new_state(num_players, seed=num_players, rounds=MAX_ROUNDS)
     rng = np.random.default_rng(0)
     step = 0
     while not state.is_terminal():
@@ -284,16 +284,16 @@ def test_observations_in_bounds_over_a_longest_match(num_players):
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-def test_observations_in_bounds_at_the_extreme_totals(num_players):
+def test_observations_in_bounds_at_the_extreme_totals(num_players, engine):
     """The lowest and highest match totals any allowed setting can reach: every round
     gone out by one seat (n - 6 each) while another kept every card (52 // n each)."""
-    data = RULES.new_state(num_players, seed=1, rounds=MAX_ROUNDS).to_dict()
+    data = rules_for(engine).new_state(num_players, seed=1, rounds=MAX_ROUNDS).to_dict()
     data["round"] = MAX_ROUNDS - 1
     row = [52 // num_players] * num_players
     row[0] = num_players - 6
     data["round_scores"] = [row] * (MAX_ROUNDS - 1)
     data["went_out"] = [0] * (MAX_ROUNDS - 1)
-    state = RULES.from_dict(data)
+    state = rules_for(engine).from_dict(data)
     _assert_in_bounds(state, "extreme totals")
     obs = state.view(0).observation()
     scale = 10 * MAX_ROUNDS
@@ -301,40 +301,40 @@ def test_observations_in_bounds_at_the_extreme_totals(num_players):
     assert obs[enc.MATCH_TOTALS + 1] == pytest.approx(52 // num_players * 99 / scale)
 
 
-def test_match_totals_are_scaled_as_before_up_to_three_rounds():
+def test_match_totals_are_scaled_as_before_up_to_three_rounds(engine):
     for rounds, scale in ((1, 30), (3, 30), (4, 40), (MAX_ROUNDS, 1000)):
-        data = RULES.new_state(2, seed=1, rounds=max(rounds, 2)).to_dict()
+        data = rules_for(engine).new_state(2, seed=1, rounds=max(rounds, 2)).to_dict()
         data["config"]["rounds"] = rounds
         data["round"] = min(1, rounds - 1)
         data["round_scores"] = [[-4, 20]][: data["round"]]
         data["went_out"] = [0][: data["round"]]
-        obs = RULES.from_dict(data).view(1).observation()
+        obs = rules_for(engine).from_dict(data).view(1).observation()
         total = 20 if data["round"] else 0
         assert obs[enc.MATCH_TOTALS] == pytest.approx(total / scale)
 
 
 # -- B5 / B6: a finished match keeps no turn context ---------------------------------------
-def test_a_blocked_last_round_right_after_a_king_clears_the_king():
-    state = table(2, {0: "K♠ 9♥", 1: "5♣"}, piles={0: "", 1: ""}, value=8, rounds=1)
+def test_a_blocked_last_round_right_after_a_king_clears_the_king(engine):
+    state = table(2, {0: "K♠ 9♥", 1: "5♣"}, piles={0: "", 1: ""}, value=8, rounds=1, engine=engine)
     state.apply(12)  # the K; then nobody can play and every pile is empty: blocked
     assert state.phase == GAME_OVER and state.round_scores == [[1, 1]]
     assert state.k_player is None and state.turn_player == -1 and state.current_player == -1
     view = state.view(1)
     assert view.k_player is None and view.turn_player == -1 and not view.legal_action_mask().any()
     assert "restricts" not in state.render_text()
-    assert RULES.from_json(state.to_json()).to_json() == state.to_json()
+    assert rules_for(engine).from_json(state.to_json()).to_json() == state.to_json()
 
 
-def test_a_blocked_round_after_a_king_that_is_not_the_last_starts_the_next_clean():
-    state = table(2, {0: "K♠ 9♥", 1: "5♣"}, piles={0: "", 1: ""}, value=8, rounds=2)
+def test_a_blocked_round_after_a_king_that_is_not_the_last_starts_the_next_clean(engine):
+    state = table(2, {0: "K♠ 9♥", 1: "5♣"}, piles={0: "", 1: ""}, value=8, rounds=2, engine=engine)
     state.apply(12)
     assert state.round == 1 and state.phase == PLAY and state.k_player is None
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-def test_every_finished_match_is_clean(num_players):
+def test_every_finished_match_is_clean(num_players, engine):
     for seed in range(20):
-        state = RULES.new_state(num_players, seed=seed, rounds=1)
+        state = rules_for(engine).new_state(num_players, seed=seed, rounds=1)
         rng = np.random.default_rng(seed)
         while not state.is_terminal():
             state.apply(int(rng.choice(state.legal_actions())))

@@ -9,9 +9,12 @@ from hypothesis import strategies as st
 from boardgame_envs.core.testing import random_playouts
 from boardgame_envs.factors_multiples.data import HAND_LIMIT, NUM_CARDS
 from boardgame_envs.factors_multiples.rules import GAME_OVER, K_ANSWER, PLAY, State
-from tests.factors_multiples.helpers import RULES
+from tests.factors_multiples.helpers import ENGINES, rules_for
 
 MATCHES_PER_PLAYER_COUNT = 300
+#: On the compiled engine (every game it plays is also checked move for move against the
+#: reference in tests/native), fewer matches: its fields are read through snapshots here.
+NATIVE_MATCHES_PER_PLAYER_COUNT = 8
 
 
 def all_cards_conserved(state: State) -> None:
@@ -49,10 +52,12 @@ INVARIANTS = (all_cards_conserved, hand_limits, value_in_range, scores_consisten
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-def test_random_matches_keep_every_invariant(num_players):
-    stats = random_playouts(RULES, num_players, range(MATCHES_PER_PLAYER_COUNT), INVARIANTS)
-    assert stats.games == MATCHES_PER_PLAYER_COUNT
-    # Every decision type and every action index occurs somewhere in 300 matches.
+def test_random_matches_keep_every_invariant(num_players, engine):
+    matches = MATCHES_PER_PLAYER_COUNT if engine == "python" else NATIVE_MATCHES_PER_PLAYER_COUNT
+    stats = random_playouts(rules_for(engine), num_players, range(matches), INVARIANTS)
+    assert stats.games == matches
+    # Every decision type and every action index occurs somewhere in 300 matches (and
+    # already in the first 8).
     assert stats.phases_seen == {
         "PLAY",
         "K_ANSWER",
@@ -75,16 +80,18 @@ def test_random_matches_keep_every_invariant(num_players):
         {"rounds": 5},
     ],
 )
-def test_random_matches_with_options(options):
-    stats = random_playouts(RULES, 3, range(40), INVARIANTS, options=options)
-    assert stats.games == 40
+def test_random_matches_with_options(options, engine):
+    matches = 40 if engine == "python" else 3
+    stats = random_playouts(rules_for(engine), 3, range(matches), INVARIANTS, options=options)
+    assert stats.games == matches
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=30, deadline=None)
 @given(num_players=st.integers(2, 5), seed=st.integers(0, 2**32), data=st.data())
-def test_any_action_sequence_keeps_invariants(num_players, seed, data):
+def test_any_action_sequence_keeps_invariants(engine, num_players, seed, data):
     """Hypothesis draws the moves, so a failing game shrinks to a short one."""
-    state = RULES.new_state(num_players, seed=seed, rounds=1)
+    state = rules_for(engine).new_state(num_players, seed=seed, rounds=1)
     while not state.is_terminal():
         state.apply(data.draw(st.sampled_from(state.legal_actions())))
         for invariant in INVARIANTS:

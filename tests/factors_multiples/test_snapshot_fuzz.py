@@ -24,10 +24,11 @@ from boardgame_envs import InvalidStateError
 from boardgame_envs.core.testing import _check_invariants, _play_to_end_checked
 from boardgame_envs.factors_multiples.rules import GAME_OVER, PHASES
 from boardgame_envs.factors_multiples.snapshot import FIELDS
-from tests.factors_multiples.helpers import RULES
+from tests.factors_multiples.helpers import RULES, rules_for
 from tests.factors_multiples.test_playouts import INVARIANTS
 
 MUTATIONS = 3000
+NATIVE_MUTATIONS = 600  # on the compiled engine (tests/native fuzzes its class directly)
 PLAYED_TO_END = 4  # every 4th accepted mutation is played to the end (the slow part)
 
 
@@ -113,33 +114,35 @@ def mutate(data: dict[str, Any], rng: np.random.Generator, donor: dict[str, Any]
     return f"{where}: {node!r} -> {new!r}"
 
 
-def check_accepted(state, seed: int, where: str, play_to_end: bool) -> None:
+def check_accepted(state, seed: int, where: str, play_to_end: bool, rules=RULES) -> None:
     """What every loaded state must offer: invariants, in-Box observations, a JSON round
     trip, samples from every seat's view, and (``play_to_end``) a checked continuation."""
     _check_invariants(state, INVARIANTS, where)
-    low, high = RULES.observation_bounds
+    low, high = rules.observation_bounds
     text = state.to_json()
-    assert RULES.from_json(text).to_json() == text, f"{where}: JSON round trip differs"
+    assert rules.from_json(text).to_json() == text, f"{where}: JSON round trip differs"
     for seat in range(state.num_players):
         view = state.view(seat)
         obs = view.observation()
-        assert obs.shape == RULES.observation_shape, where
+        assert obs.shape == rules.observation_shape, where
         assert low <= obs.min() and obs.max() <= high, f"{where}: seat {seat} leaves the Box"
-        sample = RULES.sample_state(view, np.random.default_rng(seed + seat))
+        sample = rules.sample_state(view, np.random.default_rng(seed + seat))
         _check_invariants(sample, INVARIANTS, f"{where} sample for seat {seat}")
-        RULES.from_json(sample.to_json())
+        rules.from_json(sample.to_json())
     if play_to_end:
         _play_to_end_checked(state, INVARIANTS, seed, where)
 
 
-def test_mutated_snapshots_are_refused_or_play_on():
+def test_mutated_snapshots_are_refused_or_play_on(engine):
+    rules = rules_for(engine)
+    mutations = MUTATIONS if engine == "python" else NATIVE_MUTATIONS
     pool = snapshots()
     assert {d["phase"] for d in pool} == {*PHASES, GAME_OVER}
     rng = np.random.default_rng(2024)
     outcomes: Counter[str] = Counter()
     fields: Counter[str] = Counter()
     accepted = 0
-    for i in range(MUTATIONS):
+    for i in range(mutations):
         original = pool[int(rng.integers(len(pool)))]
         donor = pool[int(rng.integers(len(pool)))]
         data = json.loads(json.dumps(original))
@@ -147,7 +150,7 @@ def test_mutated_snapshots_are_refused_or_play_on():
         fields[what.split("/")[0].split(":")[0]] += 1
         where = f"mutation {i} of a {original['phase']} snapshot: {what}"
         try:
-            state = RULES.from_dict(data)
+            state = rules.from_dict(data)
         except InvalidStateError:
             outcomes["refused"] += 1
             continue
@@ -155,13 +158,13 @@ def test_mutated_snapshots_are_refused_or_play_on():
             raise AssertionError(f"{where}: {type(error).__name__}: {error}") from error
         outcomes["unchanged" if data == original else "accepted"] += 1
         try:
-            check_accepted(state, i, where, play_to_end=accepted % PLAYED_TO_END == 0)
+            check_accepted(state, i, where, accepted % PLAYED_TO_END == 0, rules)
         except AssertionError:
             raise
         except Exception as error:  # noqa: BLE001
             raise AssertionError(f"{where}: {type(error).__name__}: {error}") from error
         accepted += 1
     # The mutations reached every field, and both outcomes are common.
-    assert outcomes["refused"] > MUTATIONS // 3, outcomes
-    assert outcomes["accepted"] > MUTATIONS // 20, outcomes
+    assert outcomes["refused"] > mutations // 3, outcomes
+    assert outcomes["accepted"] > mutations // 20, outcomes
     assert len(fields) >= len(FIELDS), fields
