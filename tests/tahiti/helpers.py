@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import pytest
+
 from boardgame_envs import make_rules
+from boardgame_envs.core.native import native_games
+from boardgame_envs.core.rules import State as BaseState
 from boardgame_envs.tahiti.data import (
     CUBES_PER_KIND,
     CUBES_REMOVED_PER_KIND,
@@ -22,7 +26,72 @@ from boardgame_envs.tahiti.data import (
 )
 from boardgame_envs.tahiti.rules import State
 
-RULES = make_rules("tahiti")
+RULES = make_rules("tahiti", engine="python")  # the reference: tests edit its fields
+#: The compiled engine, where it is built (None elsewhere).
+HAS_NATIVE = "tahiti" in native_games()
+NATIVE = make_rules("tahiti", engine="native") if HAS_NATIVE else None
+#: ``@pytest.mark.parametrize("engine", ENGINES)``: a test of the contract on both engines.
+ENGINES = [
+    "python",
+    pytest.param(
+        "native", marks=pytest.mark.skipif(not HAS_NATIVE, reason="no native tahiti engine")
+    ),
+]
+
+
+def engine_rules(engine: str):
+    """The Rules of ``engine`` ("python" or "native")."""
+    return RULES if engine == "python" else NATIVE
+
+
+def reference(state: BaseState) -> State:
+    """The Python engine's copy of a position (a native one is converted through its
+    snapshot), for tests that read the engine's fields."""
+    return state if isinstance(state, State) else state.to_reference()
+
+
+def on_reference(invariants, every: int = 1):
+    """The invariants, checked on the Python copy of a native state (made once per check,
+    at every ``every``-th call: a copy costs a snapshot), with the native scores held to the
+    copy's."""
+    calls = [0]
+
+    def reference_invariants(state: BaseState) -> None:
+        calls[0] += 1
+        if (calls[0] - 1) % every and not state.is_terminal():
+            return
+        ref = reference(state)
+        for invariant in invariants:
+            invariant(ref)
+        assert state.scores() == ref.scores()
+
+    return (reference_invariants,)
+
+
+#: The positions ``position`` built in the running test: id -> (the state, its first snapshot,
+#: the actions played on it); conftest.py records the actions and replays them natively.
+RECORDED: dict[int, tuple[State, dict[str, Any], list[int]]] = {}
+
+
+def replay_natively(start: dict[str, Any], actions: list[int]) -> None:
+    """A constructed scenario on both engines in lockstep: from its first position, every
+    action the test played, with every view and observation compared at every step. Where a
+    test scripted the draws, the unscripted engines draw from the snapshot's generator and
+    may part from the test's course; the replay stops at the first action that is then
+    illegal (both engines agree on that too)."""
+    from tests.native.lockstep import assert_same_position
+
+    python = RULES.from_dict(start)
+    native = NATIVE.from_dict(start)
+    for action in actions:
+        assert_same_position(python, native)
+        if python.is_terminal() or not python.legal_action_mask()[action]:
+            return
+        python.apply(action)
+        native.apply(action)
+    assert_same_position(python, native)
+
+
 GOODS = {name: g for g, name in enumerate(GOODS_NAMES)}
 
 #: Ring-2 and ring-3 cells (axial) to park extra islands of a "full board" on.
@@ -125,7 +194,9 @@ def position(
     if bag is None:
         bag = balanced_bag(data, n)
     data["bag"] = list(bag)
-    return RULES.from_dict(data)
+    state = RULES.from_dict(data)
+    RECORDED[id(state)] = (state, state.to_dict(), [])
+    return state
 
 
 def balanced_bag(data: dict[str, Any], n: int) -> list[int]:

@@ -32,9 +32,12 @@ from boardgame_envs.tahiti.data import (
     WATERS,
 )
 from boardgame_envs.tahiti.rules import CELL_QR, NEIGHBOURS, NUM_CELLS, PHASES, PLACE, View
+from tests.tahiti.helpers import ENGINES, engine_rules, reference
 
-RULES = boardgame_envs.make_rules("tahiti")
+RULES = boardgame_envs.make_rules("tahiti", engine="python")
 V = enc.VECTOR
+#: The native engine's positions are encoded at every NATIVE_EVERY-th step here.
+NATIVE_EVERY = 5
 
 
 def _scaled(count: int, divisor: int) -> np.float32:
@@ -128,11 +131,11 @@ def reference_encode(view: View) -> np.ndarray:
     return obs
 
 
-def _games(n: int, games: int, seed: int):
+def _games(n: int, games: int, seed: int, rules=RULES):
     """States along seeded uniformly random games (each state yielded before its move)."""
     for g in range(games):
         rng = np.random.default_rng(seed + g)
-        state = RULES.new_state(n, seed=seed + g)
+        state = rules.new_state(n, seed=seed + g)
         while True:
             yield state
             if state.is_terminal():
@@ -145,11 +148,14 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("n, games", [(2, 2), (3, 1), (4, 1)])
-def test_encode_equals_reference_at_every_step(n: int, games: int) -> None:
+def test_encode_equals_reference_at_every_step(n: int, games: int, engine: str) -> None:
     phases = set()
-    for state in _games(n, games, seed=100 * n):
-        phases.add(state.phase)
+    for i, state in enumerate(_games(n, games, seed=100 * n, rules=engine_rules(engine))):
+        phases.add(state._phase_name())
+        if engine == "native" and i % NATIVE_EVERY:
+            continue  # the native engine: every few steps (tests/native checks every one)
         for seat in range(n):
             view = state.view(seat)
             got = view.observation()
@@ -158,8 +164,9 @@ def test_encode_equals_reference_at_every_step(n: int, games: int) -> None:
     assert set(PHASES) - {"HAUMEA_STEP"} <= phases
 
 
-def test_observation_is_fresh_and_writable() -> None:
-    state = RULES.new_state(3, seed=5)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_observation_is_fresh_and_writable(engine: str) -> None:
+    state = engine_rules(engine).new_state(3, seed=5)
     first = state.view(0).observation()
     assert first.flags.writeable
     expected = first.copy()
@@ -168,12 +175,13 @@ def test_observation_is_fresh_and_writable() -> None:
     assert _same(again, expected) and _same(again, reference_encode(state.view(0)))
 
 
-def test_interleaved_states_repaint_the_shared_board_buffer() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_interleaved_states_repaint_the_shared_board_buffer(engine: str) -> None:
     """Clones share the board tuples, so they share one buffer; encoding them in turns, as
     a search does, must repaint it each time to the state encoded."""
     for n in (2, 4):
         rng = np.random.default_rng(n)
-        base = RULES.new_state(n, seed=40 + n)
+        base = engine_rules(engine).new_state(n, seed=40 + n)
         for _ in range(25):
             legal = base.legal_actions()
             base.apply(legal[rng.integers(len(legal))])
@@ -188,15 +196,17 @@ def test_interleaved_states_repaint_the_shared_board_buffer() -> None:
                 assert _same(view.observation(), reference_encode(view))
 
 
-def test_clone_and_json_reload_encode_the_same() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_clone_and_json_reload_encode_the_same(engine: str) -> None:
+    rules = engine_rules(engine)
     for n in (2, 3, 4):
         rng = np.random.default_rng(n)
-        state = RULES.new_state(n, seed=70 + n)
+        state = rules.new_state(n, seed=70 + n)
         for step in range(400):
             if state.is_terminal():
                 break
             if step % 37 == 0:
-                clone, loaded = state.clone(), RULES.from_json(state.to_json())
+                clone, loaded = state.clone(), rules.from_json(state.to_json())
                 for seat in range(n):
                     want = state.view(seat).observation()
                     assert _same(clone.view(seat).observation(), want)
@@ -214,13 +224,18 @@ def test_clone_and_json_reload_encode_the_same() -> None:
             state.apply(legal[rng.integers(len(legal))])
 
 
-def test_view_caches_follow_the_state() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_view_caches_follow_the_state(engine: str) -> None:
     """The view's memoised pieces (stacks, tokens, charts) equal the state's own facts at
-    every step, also after clone and reload."""
+    every step, also after clone and reload (a native state's facts read from its Python
+    copy)."""
     for n in (2, 4):
-        for state in _games(n, 1, seed=300 + n):
+        for i, live in enumerate(_games(n, 1, seed=300 + n, rules=engine_rules(engine))):
+            if engine == "native" and i % NATIVE_EVERY and not live.is_terminal():
+                continue
+            state = reference(live)
             for seat in range(n):
-                view = state.view(seat)
+                view = live.view(seat)
                 a, b = state.stacks
                 pile = state.token_pile
                 expected = {

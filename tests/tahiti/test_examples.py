@@ -30,12 +30,14 @@ from boardgame_envs.tahiti.rules import (
     score_charts,
 )
 from tests.tahiti.helpers import (
-    RULES,
+    ENGINES,
     cube_on,
+    engine_rules,
     goods,
     island,
     island_action,
     position,
+    reference,
     script_draws,
 )
 
@@ -47,11 +49,13 @@ def legal(state) -> set[int]:
 
 
 # -- Example 1 — Opening Haumea move ---------------------------------------------------------
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_example_1_opening_haumea_move(n):
+def test_example_1_opening_haumea_move(n, engine):
     for seed in range(3):
-        state = RULES.new_state(n, seed=seed)
-        assert state.phase == HAUMEA_MOVE and state.haumea == cell_of(0, 0)
+        state = engine_rules(engine).new_state(n, seed=seed)
+        facts = reference(state)
+        assert facts.phase == HAUMEA_MOVE and facts.haumea == cell_of(0, 0)
         assert legal(state) == {0, 1, 2, 3, 4, 5}  # stay (6) is illegal
         with pytest.raises(IllegalActionError, match="action 6 \\(Haumea stays\\)"):
             state.apply(PASS)
@@ -412,9 +416,10 @@ def test_example_12_two_player_check():
         (2, [10, 10, 10, 10, 12], (7, 7)),
     ],
 )
-def test_example_13_setup_bag_contents(n, bag, stack_sizes):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_example_13_setup_bag_contents(n, bag, stack_sizes, engine):
     for seed in range(3):
-        state = RULES.new_state(n, seed=seed)
+        state = reference(engine_rules(engine).new_state(n, seed=seed))
         assert state.bag == bag and sum(state.bag) == sum(bag)
         assert (len(state.stacks[0]), len(state.stacks[1])) == stack_sizes
         starting = [k for k in range(1, 19) if state.tile_cell[k] >= 0]
@@ -422,12 +427,15 @@ def test_example_13_setup_bag_contents(n, bag, stack_sizes):
         assert all(state.island_cubes[k] == 0b11 for k in starting)
 
 
-def test_example_13_stacks_are_a_shuffle_of_the_other_islands():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_example_13_stacks_are_a_shuffle_of_the_other_islands(engine):
+    rules = engine_rules(engine)
     orders = set()
     for seed in range(5):
-        state = RULES.new_state(4, seed=seed)
+        state = reference(rules.new_state(4, seed=seed))
         tiles = state.stacks[0] + state.stacks[1]
         assert sorted(tiles) == list(range(5, 19))
         orders.add(tuple(tiles))
     assert len(orders) == 5
-    assert np.unique([RULES.new_state(3, seed=s).first_player for s in range(30)]).size == 3
+    firsts = [reference(rules.new_state(3, seed=s)).first_player for s in range(30)]
+    assert np.unique(firsts).size == 3

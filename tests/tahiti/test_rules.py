@@ -26,12 +26,15 @@ from boardgame_envs.tahiti.rules import (
     score_charts,
 )
 from tests.tahiti.helpers import (
+    ENGINES,
     RULES,
     cube_on,
+    engine_rules,
     goods,
     island,
     island_action,
     position,
+    reference,
     script_draws,
 )
 
@@ -84,8 +87,9 @@ def test_other_components():
         (3, {"W1": 0, "W2": 0, "W3": 0, "I05": {4, 0}, "I06": {0, 3}, "I07": {2, 4}}),
     ],
 )
-def test_setup_layout_world_reefs(n, expected):
-    state = RULES.new_state(n, seed=0)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_setup_layout_world_reefs(n, expected, engine):
+    state = reference(engine_rules(engine).new_state(n, seed=0))
     for name, edges in expected.items():
         mask = state.reefs[data.TILE_IDS[name]]
         assert mask == sum(1 << d for d in (edges or ()))
@@ -96,10 +100,11 @@ def test_setup_layout_world_reefs(n, expected):
         assert state.reefs_between(cell_of(0, 0), d) == (2 if d in home else 0)
 
 
-def test_setup_deals_favourites_and_conserves_tiles():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_setup_deals_favourites_and_conserves_tiles(engine):
     for n in (2, 3, 4):
         for seed in range(5):
-            state = RULES.new_state(n, seed=seed)
+            state = reference(engine_rules(engine).new_state(n, seed=seed))
             assert sorted(state.favourites + state.unused_favourites) == sorted(
                 data.FAVOURITE_SETS[n]
             )
@@ -303,23 +308,26 @@ def test_scores_before_the_end_ignore_canoe_cargo():
 
 
 # -- bad input -------------------------------------------------------------------------------
-def test_bad_player_count_and_options():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_bad_player_count_and_options(engine):
+    rules = engine_rules(engine)
     with pytest.raises(
         InvalidConfigError, match="tahiti: num_players=5 is not allowed; allowed: 2 to 4"
     ):
-        RULES.new_state(5)
+        rules.new_state(5)
     with pytest.raises(InvalidConfigError, match="unknown option 'colour'; known: max_rounds"):
-        RULES.new_state(2, colour="red")
+        rules.new_state(2, colour="red")
     for bad in (0, -3, 1_000_001, True, 8.7, "5", None):
         with pytest.raises(
             InvalidConfigError,
             match="max_rounds=.* is not allowed; allowed: an integer from 1 to 1,000,000",
         ):
-            RULES.new_state(2, max_rounds=bad)
+            rules.new_state(2, max_rounds=bad)
 
 
-def test_illegal_actions_name_phase_and_legal_actions_and_change_nothing():
-    state = RULES.new_state(4, seed=0)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_illegal_actions_name_phase_and_legal_actions_and_change_nothing(engine):
+    state = engine_rules(engine).new_state(4, seed=0)
     before = state.to_json()
     with pytest.raises(IllegalActionError) as error:
         state.apply(6)

@@ -1,0 +1,49 @@
+"""Tahiti on the compiled engine (``boardgame_envs._native.TahitiState``).
+
+The same Rules (name, options, phases, encoding, renderer) as :mod:`.rules`, with positions,
+masks, transitions, observations, snapshots and playouts computed natively; views are
+:class:`.rules.View` objects built from the native position, so agents read them unchanged.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from boardgame_envs.core.native_state import NativeRules, NativeState, NativeView
+from boardgame_envs.tahiti import rules as reference
+from boardgame_envs.tahiti.rules import TahitiRules
+
+
+class View(NativeView, reference.View):
+    """A :class:`.rules.View` whose observation is encoded by the compiled engine."""
+
+    __slots__ = ("_source",)
+
+
+class State(NativeState):
+    """One position of Tahiti on the compiled engine."""
+
+    def legal_actions(self) -> list[int]:
+        return self._native.legal_actions()  # without building a mask
+
+    def _view(self, seat: int) -> View:
+        native = self._native
+        fields = native.view_fields(seat)
+        # fields[3] is current_player: the seat to decide sees the mask, the others none
+        mask = self._legal_mask() if fields[3] == seat else reference._NO_MASK.copy()
+        view = View(self.rules, *fields, mask)
+        view._source = native.clone()
+        return view
+
+
+class Rules(NativeRules, TahitiRules):
+    """Tahiti with the compiled engine."""
+
+    native_class_name = "TahitiState"
+    state_class = State
+
+    def _new_state(self, num_players: int, seed: int | None, config: dict[str, Any]) -> State:
+        if seed is None:  # fresh entropy, as default_rng(None) draws it (128 bits)
+            seed = secrets.randbits(128)
+        return self.wrap(self.native_class.new_state(num_players, seed, config["max_rounds"]))
