@@ -129,8 +129,10 @@ def test_wasabi_lists_its_legal_moves_once():
 
 # -- the legend under every board ----------------------------------------------------------
 def _positions(game: str, games: int = 3, every: int = 9) -> Iterator[tuple[object, int | None]]:
-    """(state, seat) pairs from seeded random games: every ``every``-th decision, the end."""
-    rules = game_info(game).rules()
+    """(state, seat) pairs from seeded random games: every ``every``-th decision, the end.
+    Python engine states: the token readers below read its fields (a native state renders
+    through a Python copy of itself, the same text)."""
+    rules = game_info(game).rules("python")
     for g in range(games):
         n = rules.min_players + g % (rules.max_players - rules.min_players + 1)
         state = rules.new_state(n, seed=100 + g)

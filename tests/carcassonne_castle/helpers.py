@@ -10,7 +10,7 @@ from boardgame_envs.carcassonne_castle.castle import CELL_GRID, cell_of
 from boardgame_envs.carcassonne_castle.data import tile_index
 from boardgame_envs.carcassonne_castle.rules import PASS, SLOT_BASE, State, place_action
 
-RULES = make_rules("carcassonne_castle")
+RULES = make_rules("carcassonne_castle", engine="python")  # the reference; see conftest.py
 A, B = 0, 1
 
 

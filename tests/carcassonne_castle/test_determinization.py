@@ -16,6 +16,7 @@ from boardgame_envs import make_rules
 from boardgame_envs.carcassonne_castle.castle import Castle
 from boardgame_envs.carcassonne_castle.data import NUM_STOCKED, WALL_TILES
 from boardgame_envs.carcassonne_castle.rules import GAME_OVER, PHASES, State
+from boardgame_envs.core.native import native_games
 from boardgame_envs.core.testing import (
     assert_views_equal,
     check_determinization,
@@ -25,6 +26,7 @@ from boardgame_envs.core.testing import (
 from tests.carcassonne_castle.helpers import RULES, position
 from tests.carcassonne_castle.test_hidden_and_snapshots import resample_hidden
 from tests.carcassonne_castle.test_playouts import INVARIANTS, public_fields_match_a_rebuild
+from tests.native.lockstep import continue_lockstep
 
 #: the samples' cached view tuples must also equal a rebuild (they come from the template)
 SAMPLE_INVARIANTS = (*INVARIANTS, public_fields_match_a_rebuild)
@@ -315,3 +317,26 @@ def test_the_view_stays_small_enough_to_build_fast():
     assert len(view.__dataclass_fields__) + 1 <= 29
     RULES.sample_state(view, np.random.default_rng(0))
     assert len(vars(view)) <= 29
+
+
+@pytest.mark.skipif(
+    "carcassonne_castle" not in native_games(), reason="carcassonne_castle is not compiled"
+)
+def test_native_views_give_the_python_views_samples():
+    """A native view (its castle and record rebuilt from the compiled position) holds all the
+    determinizer reads: the same rng gives the same sample as from the Python view, on the
+    native engine, and it plays on like the Python one."""
+    native_rules = make_rules("carcassonne_castle", engine="native")
+    checked = 0
+    for seed, state in positions((17, 18, 32), rate=0.04):
+        native = native_rules.from_reference(state)
+        for seat in (0, 1):
+            expected = RULES.sample_state(state.view(seat), np.random.default_rng(seat + seed))
+            sample = native_rules.sample_state(
+                native.view(seat), np.random.default_rng(seat + seed)
+            )
+            assert sample.engine == "native" and sample.to_json() == expected.to_json()
+            checked += 1
+        if checked % 10 == 0:
+            continue_lockstep(expected, sample, seed, views_every=10, max_steps=20)
+    assert checked >= 40

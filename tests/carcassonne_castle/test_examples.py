@@ -39,6 +39,8 @@ from tests.carcassonne_castle.helpers import (
     tile,
 )
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test on both engines (conftest.py)
+
 
 # -- Example 1 -------------------------------------------------------------------------------
 def test_example_1_legal_opening_placements():

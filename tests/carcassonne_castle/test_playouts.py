@@ -9,9 +9,11 @@ state unchanged), which cost ~100 clones per placement.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardgame_envs import make_rules
 from boardgame_envs.carcassonne_castle.castle import (
     CELL_GRID,
     CODE_PATHS,
@@ -32,6 +34,7 @@ from boardgame_envs.carcassonne_castle.data import (
     WALL_TILES,
 )
 from boardgame_envs.carcassonne_castle.rules import GAME_OVER, State
+from boardgame_envs.core.native import native_games
 from boardgame_envs.core.testing import random_playouts
 from tests.carcassonne_castle.helpers import RULES
 
@@ -173,6 +176,17 @@ def test_every_legal_action_is_accepted_and_illegal_ones_change_nothing():
         RULES, 2, range(1000, 1000 + FULLY_CHECKED_GAMES), ALL_INVARIANTS, check_actions=True
     )
     assert stats.games == FULLY_CHECKED_GAMES
+
+
+@pytest.mark.skipif(
+    "carcassonne_castle" not in native_games(), reason="carcassonne_castle is not compiled"
+)
+def test_native_random_games_keep_every_invariant():
+    """The same checks on the compiled engine (its states answer through the glue), fewer
+    games: tests/native holds it to the Python engine move for move."""
+    native = make_rules("carcassonne_castle", engine="native")
+    stats = random_playouts(native, 2, range(2000, 2005), INVARIANTS, check_actions=False)
+    assert stats.games == 5 and stats.longest <= native.max_decisions(2, {})
 
 
 def test_scores_never_decrease_and_features_match_a_replay():

@@ -52,6 +52,12 @@ from tests.carcassonne_castle.helpers import (
     tile,
 )
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test on both engines (conftest.py)
+#: tests that edit the Python engine's fields (skipped on the native engine, conftest.py)
+PYTHON_ONLY = {
+    "test_pass_is_always_legal_and_an_empty_supply_allows_only_pass": "edits state.supply",
+}
+
 
 # -- component data (spec §2) ---------------------------------------------------------------
 def test_tile_totals():

@@ -18,11 +18,15 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
+import pytest
 
+from boardgame_envs import make_rules
 from boardgame_envs.carcassonne_castle.rules import PHASES
+from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidStateError, State
 from tests.carcassonne_castle.helpers import RULES, random_game
 from tests.carcassonne_castle.test_playouts import INVARIANTS
+from tests.native.lockstep import continue_lockstep, same_errors
 
 MUTATIONS = 3000
 SEED = 20261201
@@ -170,3 +174,29 @@ def test_every_accepted_mutant_plays_on_to_the_end_with_every_invariant():
     # both outcomes are common: the fuzzing reaches past the type checks
     assert outcomes["refused"] >= MUTATIONS // 3, outcomes
     assert outcomes["loaded"] + outcomes["unchanged"] >= MUTATIONS // 10, outcomes
+
+
+@pytest.mark.skipif(
+    "carcassonne_castle" not in native_games(), reason="carcassonne_castle is not compiled"
+)
+def test_mutants_load_alike_on_the_native_engine_and_play_on_in_lockstep():
+    """Fewer mutants on the compiled engine: refused with the same error, or loaded into the
+    same position, which then plays on move for move like the Python engine's."""
+    native_rules = make_rules("carcassonne_castle", engine="native")
+    sources = source_snapshots()
+    rng = np.random.default_rng(SEED + 1)
+    loaded = 0
+    for n in range(300):
+        phase = SOURCE_PHASES[n % len(SOURCE_PHASES)]
+        data = json.loads(sources[phase][int(rng.integers(len(sources[phase])))])
+        change = mutate(data, rng)
+        try:
+            python_state = RULES.from_dict(data)
+        except InvalidStateError:
+            same_errors(lambda d=data: RULES.from_dict(d), lambda d=data: native_rules.from_dict(d))
+            continue
+        native_state = native_rules.from_dict(data)
+        assert native_state.to_json() == python_state.to_json(), change
+        loaded += 1
+        continue_lockstep(python_state, native_state, n, views_every=8, max_steps=12)
+    assert loaded >= 30

@@ -1,0 +1,682 @@
+// Carcassonne: The Castle's Python face: CarcassonneCastleState, the compiled engine of
+// boardgame_envs/carcassonne_castle (glue: boardgame_envs/carcassonne_castle/native.py).
+//
+// Every value from Python is checked here: seats, actions of any int size, options, seeds and
+// every field of a snapshot (types, ranges, lengths, the components conserved and the
+// consistency play relies on), so that no Python object can make the engine read or write
+// out of bounds. Snapshots come out as the Python engine's to_dict() writes them: the same
+// keys, order, types and values.
+#include <Python.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "bindings/common.h"
+#include "games/carcassonne_castle/state.h"
+
+namespace nb = nanobind;
+namespace cc = bge::carcassonne_castle;
+using cc::State;
+
+namespace {
+
+constexpr int kMaxSeedWords = 8;  // seeds up to 2**256 - 1
+
+// -- Python values in ------------------------------------------------------------------------
+[[noreturn]] void fail(const std::string& field, const std::string& problem) {
+    throw std::invalid_argument(field + ": " + problem);
+}
+
+[[noreturn]] void fail_type(const std::string& field, const std::string& problem) {
+    throw nb::type_error((field + ": " + problem).c_str());
+}
+
+bool is_int(PyObject* v) { return PyLong_Check(v) && !PyBool_Check(v); }
+
+// A Python int (not a bool) that fits int64; false for anything else.
+bool read_int64(PyObject* v, int64_t* out) {
+    if (!is_int(v)) return false;
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow != 0) return false;
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+int64_t get_int(nb::handle value, const std::string& field, int64_t low, int64_t high) {
+    if (!is_int(value.ptr())) fail_type(field, "not an int");
+    int64_t x;
+    if (!read_int64(value.ptr(), &x) || x < low || x > high) {
+        fail(field, "out of range " + std::to_string(low) + ".." + std::to_string(high));
+    }
+    return x;
+}
+
+bool is_none(nb::handle value) { return value.ptr() == Py_None; }
+
+std::string get_str(nb::handle value, const std::string& field) {
+    if (!PyUnicode_Check(value.ptr())) fail_type(field, "not a str");
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
+    if (text == nullptr) {
+        PyErr_Clear();
+        fail(field, "not a valid str");
+    }
+    return std::string(text, static_cast<size_t>(size));
+}
+
+// A list or tuple, held while its items are read (no Python code runs meanwhile).
+struct Seq {
+    nb::object owner;
+    Py_ssize_t size = 0;
+    PyObject** items = nullptr;
+    nb::handle operator[](Py_ssize_t i) const { return items[i]; }
+};
+
+Seq get_seq(nb::handle value, const std::string& field, Py_ssize_t max_length = -1,
+            Py_ssize_t length = -1) {
+    PyObject* v = value.ptr();
+    if (!PyList_Check(v) && !PyTuple_Check(v)) fail_type(field, "not a list");
+    Seq seq;
+    seq.owner = nb::borrow(value);
+    seq.size = PySequence_Fast_GET_SIZE(v);
+    seq.items = PySequence_Fast_ITEMS(v);
+    if (length >= 0 && seq.size != length) {
+        fail(field, "has " + std::to_string(seq.size) + " entries, not " + std::to_string(length));
+    }
+    if (max_length >= 0 && seq.size > max_length) {
+        fail(field, "more than " + std::to_string(max_length) + " entries");
+    }
+    return seq;
+}
+
+nb::handle get_field(nb::handle dict, const char* name) {
+    PyObject* item = PyDict_GetItemString(dict.ptr(), name);  // borrowed
+    if (item == nullptr) fail(name, "missing");
+    return item;
+}
+
+// An int >= 0 of up to 256 bits as SeedSequence's words (least significant first).
+std::vector<uint32_t> get_seed(nb::handle value, const std::string& field) {
+    PyObject* v = value.ptr();
+    if (!is_int(v)) fail_type(field, "not an int");
+    if (_PyLong_Sign(v) < 0) fail(field, "negative");
+    if (_PyLong_NumBits(v) > 32 * kMaxSeedWords) {
+        fail(field, "above 2**" + std::to_string(32 * kMaxSeedWords) + " - 1");
+    }
+    std::vector<uint32_t> words;
+    nb::object rest = nb::borrow(value);
+    nb::object shift = nb::int_(32);
+    do {
+        const unsigned long long low = PyLong_AsUnsignedLongLongMask(rest.ptr());
+        if (low == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+            throw nb::python_error();
+        }
+        words.push_back(static_cast<uint32_t>(low & 0xFFFFFFFFu));
+        nb::object next = nb::steal(PyNumber_Rshift(rest.ptr(), shift.ptr()));
+        if (!next.is_valid()) throw nb::python_error();
+        rest = next;
+    } while (_PyLong_Sign(rest.ptr()) != 0);
+    return words;
+}
+
+int checked_seat(nb::handle seat) {
+    int64_t s;
+    if (!read_int64(seat.ptr(), &s)) fail_type("seat", "not an int");
+    bge_py::check_seat(s, cc::NUM_PLAYERS);
+    return static_cast<int>(s);
+}
+
+cc::Config make_config(nb::handle keep_bonus_tiles, nb::handle wall9_points) {
+    cc::Config config;
+    config.keep_bonus_tiles =
+        static_cast<int>(get_int(keep_bonus_tiles, "keep_bonus_tiles", 0, cc::KEEP_BONUS_MAX));
+    config.wall9_points =
+        static_cast<int>(get_int(wall9_points, "wall9_points", 0, cc::WALL9_POINTS_MAX));
+    return config;
+}
+
+// -- Python values out -----------------------------------------------------------------------
+nb::object py_int(int64_t x) { return nb::steal(PyLong_FromLongLong(x)); }
+nb::object py_opt(int x) { return x < 0 ? nb::none() : py_int(x); }
+nb::object py_bool(bool x) { return nb::borrow(x ? Py_True : Py_False); }
+nb::object py_str(const std::string& s) {
+    PyObject* o = PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size()));
+    if (o == nullptr) throw nb::python_error();
+    return nb::steal(o);
+}
+
+// An event of the log: its text, or None where a snapshot held None.
+nb::object py_event(const State& s, const cc::Text& event) {
+    return event.type == cc::Text::NONE ? nb::none() : py_str(s.text(event));
+}
+
+template <typename F>
+nb::object tuple_of(int n, F make) {
+    PyObject* t = PyTuple_New(n);
+    if (t == nullptr) throw nb::python_error();
+    nb::object out = nb::steal(t);
+    for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(t, i, make(i).release().ptr());
+    return out;
+}
+
+template <typename F>
+nb::object list_of(int n, F make) {
+    PyObject* l = PyList_New(n);
+    if (l == nullptr) throw nb::python_error();
+    nb::object out = nb::steal(l);
+    for (int i = 0; i < n; ++i) PyList_SET_ITEM(l, i, make(i).release().ptr());
+    return out;
+}
+
+nb::dict config_dict(const cc::Config& config) {
+    nb::dict out;
+    out["keep_bonus_tiles"] = py_int(config.keep_bonus_tiles);
+    out["wall9_points"] = py_int(config.wall9_points);
+    return out;
+}
+
+nb::object keep_obj(const cc::Keep& keep, bool as_list) {
+    if (!keep.has) return nb::none();
+    auto locations = [&](int i) { return py_int(keep.locations[i]); };
+    if (as_list) return list_of(2, [&](int i) {
+        return i == 0 ? py_int(keep.size) : list_of(keep.locations.size(), locations);
+    });
+    return tuple_of(2, [&](int i) {
+        return i == 0 ? py_int(keep.size) : tuple_of(keep.locations.size(), locations);
+    });
+}
+
+template <typename Group>
+nb::object names_list(const Group& names) {
+    return list_of(names.size(), [&](int i) { return py_int(names[i]); });
+}
+
+nb::dict to_dict(const State& s) {
+    const cc::Tables& t = cc::tables();
+    const cc::Castle& castle = s.castle;
+    nb::dict out;
+    out["game"] = "carcassonne_castle";
+    out["version"] = py_int(1);
+    out["num_players"] = py_int(cc::NUM_PLAYERS);
+    out["config"] = config_dict(s.config);
+    out["placements"] = list_of(castle.num_placed, [&](int i) {
+        const cc::Placement& p = castle.history[i];
+        return list_of(4, [&](int j) {
+            const int v[4] = {p.cell, p.code / 4, p.code % 4, p.seat};
+            return py_int(v[j]);
+        });
+    });
+    int follower_cells[cc::NUM_CELLS];
+    int num_followers = 0;
+    for (int cell = 0; cell < cc::NUM_CELLS; ++cell) {
+        if (castle.follower_seat[t.cell_grid[cell]] >= 0) follower_cells[num_followers++] = cell;
+    }
+    out["followers"] = list_of(num_followers, [&](int i) {
+        const int g = t.cell_grid[follower_cells[i]];
+        return list_of(3, [&](int j) {
+            return py_int(j == 0 ? follower_cells[i]
+                                 : j == 1 ? castle.follower_seat[g] : castle.follower_slot[g]);
+        });
+    });
+    out["stack"] =
+        list_of(s.stack_size(), [&](int i) { return py_int(s.stack[s.stack_head + i]); });
+    out["tile"] = py_opt(s.tile);
+    out["discards"] = list_of(s.discards.size(), [&](int i) { return py_int(s.discards[i]); });
+    out["corners"] = list_of(cc::NUM_STOCKED, [&](int i) { return py_int(s.corners[i]); });
+    out["boxed"] = list_of(s.boxed.size(), [&](int i) { return py_int(s.boxed[i]); });
+    out["held"] = list_of(cc::NUM_PLAYERS, [&](int seat) {
+        const auto& held = s.held[seat];
+        return list_of(held.size(), [&](int i) {
+            return list_of(2, [&](int j) { return py_int(j == 0 ? held[i].kind : held[i].taken); });
+        });
+    });
+    out["used"] = list_of(s.used.size(), [&](int i) {
+        return list_of(2, [&](int j) { return py_int(j == 0 ? s.used[i].kind : s.used[i].seat); });
+    });
+    out["scores"] = list_of(cc::NUM_PLAYERS, [&](int i) { return py_int(s.scores[i]); });
+    out["supply"] = list_of(cc::NUM_PLAYERS, [&](int i) { return py_int(s.supply[i]); });
+    out["keeps"] = list_of(cc::NUM_PLAYERS, [&](int i) { return keep_obj(s.keeps[i], true); });
+    out["start_player"] = py_int(s.start_player);
+    out["active"] = py_int(s.active);
+    out["turn"] = py_int(s.turn);
+    out["extra_turn"] = py_bool(s.extra_turn);
+    out["phase"] = cc::PHASE_NAMES[s.phase];
+    out["last_cell"] = py_opt(s.last_cell);
+    out["completed"] = names_list(s.completed);
+    out["groups"] = list_of(2, [&](int i) { return names_list(s.groups[i]); });
+    out["doubling"] = py_opt(s.doubling);
+    out["final"] = list_of(cc::NUM_PLAYERS, [&](int seat) {
+        const auto& items = s.final_[seat];
+        return list_of(static_cast<int>(items.size()), [&](int i) {
+            return list_of(2, [&](int j) {
+                return j == 0 ? py_str(s.text(items[size_t(i)].label))
+                              : py_int(items[size_t(i)].points);
+            });
+        });
+    });
+    out["events"] = list_of(static_cast<int>(s.events.size()),
+                            [&](int i) { return py_event(s, s.events[size_t(i)]); });
+    return out;
+}
+
+// -- snapshots in ------------------------------------------------------------------------------
+int get_name(nb::handle value, const std::string& field) {
+    const int64_t name = get_int(value, field, cc::SLOT_BASE, cc::NUM_ACTIONS - 1);
+    if (name == cc::PASS || name == cc::YES) fail(field, "not an ORDER name");
+    return static_cast<int>(name);
+}
+
+template <typename Group>
+void get_names(nb::handle value, const std::string& field, Group* out) {
+    const Seq seq = get_seq(value, field, cc::MAX_COMPLETED);
+    out->clear();
+    for (Py_ssize_t i = 0; i < seq.size; ++i) out->push_back(int16_t(get_name(seq[i], field)));
+}
+
+State from_dict(nb::handle data) {
+    const cc::Tables& t = cc::tables();
+    if (!PyDict_Check(data.ptr())) fail_type("snapshot", "not a dict");
+    if (get_str(get_field(data, "game"), "game") != "carcassonne_castle") {
+        fail("game", "not carcassonne_castle");
+    }
+    get_int(get_field(data, "version"), "version", 1, 1);
+    get_int(get_field(data, "num_players"), "num_players", cc::NUM_PLAYERS, cc::NUM_PLAYERS);
+    nb::handle config = get_field(data, "config");
+    if (!PyDict_Check(config.ptr())) fail_type("config", "not a dict");
+    if (PyDict_Size(config.ptr()) != 2) fail("config", "not the game's two options");
+    State s = State::blank(
+        make_config(get_field(config, "keep_bonus_tiles"), get_field(config, "wall9_points")));
+    // the castle, replayed: every placement legal when made
+    int tile_count[cc::NUM_TILE_TYPES] = {};
+    int last_names[cc::MAX_COMPLETED];
+    int num_last = 0;
+    {
+        const Seq rows = get_seq(get_field(data, "placements"), "placements", cc::NUM_CASTLE_TILES);
+        for (Py_ssize_t i = 0; i < rows.size; ++i) {
+            const Seq row = get_seq(rows[i], "placements", -1, 4);
+            const int cell = int(get_int(row[0], "placements", 0, cc::NUM_CELLS - 1));
+            const int tile = int(get_int(row[1], "placements", 0, cc::NUM_TILE_TYPES - 1));
+            const int rotation = int(get_int(row[2], "placements", 0, 3));
+            const int seat = int(get_int(row[3], "placements", 0, cc::NUM_PLAYERS - 1));
+            if (!s.castle.is_empty(cell)) fail("placements", "two tiles on one cell");
+            if (!s.castle.placement_fits(tile, cell, rotation)) {
+                fail("placements", "a placement that was not legal");
+            }
+            num_last = s.place_tile(cell, tile, rotation, seat, last_names);
+            tile_count[tile] += 1;
+        }
+    }
+    int on_board[cc::NUM_PLAYERS] = {0, 0};
+    {
+        const Seq rows = get_seq(get_field(data, "followers"), "followers", cc::NUM_CELLS);
+        for (Py_ssize_t i = 0; i < rows.size; ++i) {
+            const Seq row = get_seq(rows[i], "followers", -1, 3);
+            const int cell = int(get_int(row[0], "followers", 0, cc::NUM_CELLS - 1));
+            const int seat = int(get_int(row[1], "followers", 0, cc::NUM_PLAYERS - 1));
+            const int slot = int(get_int(row[2], "followers", 0, cc::NUM_SLOTS - 1));
+            const int g = t.cell_grid[cell];
+            if (s.castle.is_empty(cell)) fail("followers", "a follower on an empty cell");
+            if (s.castle.follower_seat[g] >= 0) fail("followers", "two followers on one cell");
+            const int code = s.castle.code[g];
+            bool named = false;
+            for (int k = 0; k < t.num_segments[code]; ++k) named |= t.lowest[code][k] == slot;
+            if (!named) fail("followers", "a slot that names no segment");
+            s.castle.add_follower(cell, slot, seat);
+            on_board[seat] += 1;
+        }
+    }
+    {
+        const Seq stack = get_seq(get_field(data, "stack"), "stack", cc::NUM_CASTLE_TILES);
+        s.stack_head = 0;
+        s.stack_end = int(stack.size);
+        std::fill(s.unseen, s.unseen + cc::NUM_TILE_TYPES, 0);
+        for (Py_ssize_t i = 0; i < stack.size; ++i) {
+            const int tile = int(get_int(stack[i], "stack", 0, cc::NUM_TILE_TYPES - 1));
+            s.stack[i] = uint8_t(tile);
+            s.unseen[tile] += 1;
+            tile_count[tile] += 1;
+        }
+    }
+    nb::handle tile = get_field(data, "tile");
+    s.tile = is_none(tile) ? -1 : int(get_int(tile, "tile", 0, cc::NUM_TILE_TYPES - 1));
+    if (s.tile >= 0) tile_count[s.tile] += 1;
+    {
+        const Seq discards = get_seq(get_field(data, "discards"), "discards", cc::NUM_CASTLE_TILES);
+        for (Py_ssize_t i = 0; i < discards.size; ++i) {
+            const int tile = int(get_int(discards[i], "discards", 0, cc::NUM_TILE_TYPES - 1));
+            s.discards.push_back(uint8_t(tile));
+            tile_count[tile] += 1;
+        }
+    }
+    for (int type = 0; type < cc::NUM_TILE_TYPES; ++type) {
+        if (tile_count[type] != cc::TILE_TYPES[type].count) {
+            fail("stack, tile, placements, discards", "the 60 castle tiles are not conserved");
+        }
+    }
+    int wall_count[cc::NUM_WALL_KINDS + 1] = {};
+    {
+        const Seq corners = get_seq(get_field(data, "corners"), "corners", -1, cc::NUM_STOCKED);
+        for (int i = 0; i < cc::NUM_STOCKED; ++i) {
+            s.corners[i] = uint8_t(get_int(corners[i], "corners", 0, cc::NUM_WALL_KINDS));
+            wall_count[s.corners[i]] += 1;
+        }
+        const Seq boxed = get_seq(get_field(data, "boxed"), "boxed", cc::NUM_WALL_TILES);
+        for (Py_ssize_t i = 0; i < boxed.size; ++i) {
+            const int kind = int(get_int(boxed[i], "boxed", 1, cc::NUM_WALL_KINDS));
+            s.boxed.push_back(uint8_t(kind));
+            wall_count[kind] += 1;
+        }
+        const Seq held = get_seq(get_field(data, "held"), "held", -1, cc::NUM_PLAYERS);
+        for (int seat = 0; seat < cc::NUM_PLAYERS; ++seat) {
+            const Seq rows = get_seq(held[seat], "held", cc::NUM_WALL_TILES);
+            for (Py_ssize_t i = 0; i < rows.size; ++i) {
+                const Seq row = get_seq(rows[i], "held", -1, 2);
+                const int kind = int(get_int(row[0], "held", 1, cc::NUM_WALL_KINDS));
+                const int64_t taken = get_int(row[1], "held", 0, cc::MAX_NUMBER);
+                s.held[seat].push_back(cc::HeldTile{kind, taken});
+                wall_count[kind] += 1;
+            }
+        }
+        const Seq used = get_seq(get_field(data, "used"), "used", cc::NUM_WALL_TILES);
+        for (Py_ssize_t i = 0; i < used.size; ++i) {
+            const Seq row = get_seq(used[i], "used", -1, 2);
+            const int kind = int(get_int(row[0], "used", cc::EXTRA_TURN, cc::HOUSE_X2));
+            const int seat = int(get_int(row[1], "used", 0, cc::NUM_PLAYERS - 1));
+            s.used.push_back(cc::UsedTile{kind, seat});
+            wall_count[kind] += 1;
+        }
+    }
+    for (int kind = 1; kind <= cc::NUM_WALL_KINDS; ++kind) {
+        if (wall_count[kind] != cc::WALL_COPIES) {
+            fail("corners, boxed, held, used", "the 18 wall tiles are not conserved");
+        }
+    }
+    {
+        const Seq scores = get_seq(get_field(data, "scores"), "scores", -1, cc::NUM_PLAYERS);
+        const Seq supply = get_seq(get_field(data, "supply"), "supply", -1, cc::NUM_PLAYERS);
+        for (int seat = 0; seat < cc::NUM_PLAYERS; ++seat) {
+            s.scores[seat] = get_int(scores[seat], "scores", 0, cc::MAX_NUMBER);
+            s.supply[seat] =
+                int(get_int(supply[seat], "supply", 0, cc::FOLLOWERS_PER_PLAYER));
+            if (s.supply[seat] + on_board[seat] != cc::FOLLOWERS_PER_PLAYER) {
+                fail("supply", "followers in supply and on the board do not add up to 6");
+            }
+        }
+    }
+    {
+        const Seq keeps = get_seq(get_field(data, "keeps"), "keeps", -1, cc::NUM_PLAYERS);
+        for (int seat = 0; seat < cc::NUM_PLAYERS; ++seat) {
+            if (is_none(keeps[seat])) continue;
+            const Seq keep = get_seq(keeps[seat], "keeps", -1, 2);
+            cc::Keep& k = s.keeps[seat];
+            k.has = true;
+            k.size = int(get_int(keep[0], "keeps", 1, cc::NUM_CELLS));
+            const Seq locations = get_seq(keep[1], "keeps", cc::NUM_CELLS);
+            for (Py_ssize_t i = 0; i < locations.size; ++i) {
+                k.locations.push_back(uint8_t(get_int(locations[i], "keeps", 0, cc::NUM_GRID - 1)));
+            }
+        }
+    }
+    s.start_player = int(get_int(get_field(data, "start_player"), "start_player", 0, 1));
+    s.active = int(get_int(get_field(data, "active"), "active", 0, 1));
+    s.turn = get_int(get_field(data, "turn"), "turn", 1, cc::MAX_NUMBER);
+    nb::handle extra = get_field(data, "extra_turn");
+    if (!PyBool_Check(extra.ptr())) fail_type("extra_turn", "not a bool");
+    s.extra_turn = extra.ptr() == Py_True;
+    const std::string phase = get_str(get_field(data, "phase"), "phase");
+    int found = -1;
+    for (int p = 0; p < 6; ++p) {
+        if (phase == cc::PHASE_NAMES[p]) found = p;
+    }
+    if (found < 0) fail("phase", "unknown phase");
+    s.phase = cc::Phase(found);
+    nb::handle last_cell = get_field(data, "last_cell");
+    s.last_cell =
+        is_none(last_cell) ? -1 : int(get_int(last_cell, "last_cell", 0, cc::NUM_CELLS - 1));
+    get_names(get_field(data, "completed"), "completed", &s.completed);
+    const Seq groups = get_seq(get_field(data, "groups"), "groups", -1, 2);
+    get_names(groups[0], "groups", &s.groups[0]);
+    get_names(groups[1], "groups", &s.groups[1]);
+    nb::handle doubling = get_field(data, "doubling");
+    s.doubling = is_none(doubling) ? -1 : get_name(doubling, "doubling");
+    // texts: kept as written (RAW) in one shared pool
+    auto pool = std::make_shared<std::vector<std::string>>();
+    auto raw = [&](nb::handle value, const std::string& field) {
+        cc::Text text;
+        text.type = cc::Text::RAW;
+        text.a = int32_t(pool->size());
+        pool->push_back(get_str(value, field));
+        return text;
+    };
+    const Seq final = get_seq(get_field(data, "final"), "final", -1, cc::NUM_PLAYERS);
+    for (int seat = 0; seat < cc::NUM_PLAYERS; ++seat) {
+        const Seq items = get_seq(final[seat], "final", 1 << 20);
+        for (Py_ssize_t i = 0; i < items.size; ++i) {
+            const Seq item = get_seq(items[i], "final", -1, 2);
+            const cc::Text label = raw(item[0], "final");
+            const int64_t points = get_int(item[1], "final", 0, cc::MAX_NUMBER);
+            s.final_[seat].push_back(cc::FinalItem{label, points});
+        }
+    }
+    const Seq events = get_seq(get_field(data, "events"), "events", 1 << 20);
+    for (Py_ssize_t i = 0; i < events.size; ++i) {
+        cc::Text none;
+        none.type = cc::Text::NONE;
+        s.events.push_back(is_none(events[i]) ? none : raw(events[i], "events"));
+    }
+    s.pool = std::move(pool);
+    if (PyDict_Size(data.ptr()) != 27) fail("snapshot", "unknown fields");
+    // the consistency play relies on
+    if (s.phase == cc::PLACE && (s.tile < 0 || !s.castle.has_placement(s.tile))) {
+        fail("tile", "phase PLACE needs a drawn tile with a legal placement");
+    }
+    if (s.phase != cc::PLACE && s.phase != cc::GAME_OVER &&
+        (s.last_cell < 0 || s.castle.is_empty(s.last_cell))) {
+        fail("last_cell", "the phase needs the just-placed tile's cell");
+    }
+    if (s.phase == cc::ORDER && s.groups[0].empty() && s.groups[1].empty()) {
+        fail("groups", "phase ORDER needs pending features");
+    }
+    if (s.phase == cc::DOUBLE && s.doubling < 0) {
+        fail("doubling", "phase DOUBLE needs the feature under the decision");
+    }
+    (void)num_last;
+    return s;
+}
+
+nb::object view_fields(const State& s, int seat, nb::handle mask, nb::handle record_class) {
+    auto sorted_kinds = [](auto begin, auto end, auto kind_of) {
+        int kinds[cc::NUM_WALL_TILES];
+        int n = 0;
+        for (auto it = begin; it != end; ++it) kinds[n++] = kind_of(*it);
+        std::sort(kinds, kinds + n);
+        return tuple_of(n, [&](int i) { return py_int(kinds[i]); });
+    };
+    auto held_kinds = [&](int p) {
+        return sorted_kinds(s.held[p].begin(), s.held[p].end(),
+                            [](const cc::HeldTile& h) { return h.kind; });
+    };
+    const int usable = s.held[seat].empty() ? 0 : s.usable_kinds(seat);
+    int usable_list[4];
+    int num_usable = 0;
+    for (int k = 1; k <= 3; ++k) {
+        if (usable >> k & 1) usable_list[num_usable++] = k;
+    }
+    nb::object config_items = tuple_of(2, [&](int i) {
+        return tuple_of(2, [&](int j) -> nb::object {
+            if (j == 0) return py_str(i == 0 ? "keep_bonus_tiles" : "wall9_points");
+            return py_int(i == 0 ? s.config.keep_bonus_tiles : s.config.wall9_points);
+        });
+    });
+    nb::object taken = tuple_of(cc::NUM_PLAYERS, [&](int p) {
+        return tuple_of(s.held[p].size(), [&](int i) {
+            return tuple_of(2, [&](int j) {
+                return py_int(j == 0 ? s.held[p][i].kind : s.held[p][i].taken);
+            });
+        });
+    });
+    nb::object used_by = tuple_of(s.used.size(), [&](int i) {
+        return tuple_of(2, [&](int j) { return py_int(j == 0 ? s.used[i].kind : s.used[i].seat); });
+    });
+    nb::object final = tuple_of(cc::NUM_PLAYERS, [&](int p) {
+        const auto& items = s.final_[p];
+        return tuple_of(static_cast<int>(items.size()), [&](int i) {
+            return tuple_of(2, [&](int j) {
+                return j == 0 ? py_str(s.text(items[size_t(i)].label))
+                              : py_int(items[size_t(i)].points);
+            });
+        });
+    });
+    nb::object record = record_class(config_items, py_int(s.start_player), taken, used_by, final);
+    nb::object fields[] = {
+        py_int(seat),
+        nb::str(cc::PHASE_NAMES[s.phase]),
+        py_int(s.current_player()),
+        py_int(s.active),
+        py_int(s.turn),
+        py_bool(s.extra_turn),
+        py_opt(s.tile),
+        py_opt(s.last_cell),
+        nb::none(),  // castle: built by the glue when read
+        tuple_of(2, [&](int p) { return py_int(s.scores[p]); }),
+        tuple_of(2, [&](int p) { return py_int(s.supply[p]); }),
+        tuple_of(2, [&](int p) { return keep_obj(s.keeps[p], false); }),
+        tuple_of(2, held_kinds),
+        tuple_of(num_usable, [&](int i) { return py_int(usable_list[i]); }),
+        tuple_of(cc::NUM_STOCKED, [&](int i) { return py_bool(s.corners[i] != 0); }),
+        sorted_kinds(s.used.begin(), s.used.end(), [](const cc::UsedTile& u) { return u.kind; }),
+        tuple_of(cc::NUM_TILE_TYPES, [&](int i) { return py_int(s.unseen[i]); }),
+        py_int(s.stack_size()),
+        tuple_of(s.discards.size(), [&](int i) { return py_int(s.discards[i]); }),
+        tuple_of(2, [&](int g) {
+            return tuple_of(s.groups[g].size(), [&](int i) { return py_int(s.groups[g][i]); });
+        }),
+        py_opt(s.doubling),
+        nb::borrow(mask),
+        record,
+        tuple_of(s.completed.size(), [&](int i) { return py_int(s.completed[i]); }),
+        tuple_of(static_cast<int>(s.events.size()),
+                 [&](int i) { return py_event(s, s.events[size_t(i)]); }),
+    };
+    const int n = static_cast<int>(sizeof fields / sizeof fields[0]);
+    return tuple_of(n, [&](int i) { return fields[i]; });
+}
+
+// The facts the Python engine's Castle.replay rebuilds a castle from: the placements
+// (cell, code, seat) in order and the followers {grid: (seat, slot)}.
+nb::object castle_facts(const State& s) {
+    const cc::Castle& castle = s.castle;
+    nb::object history = list_of(castle.num_placed, [&](int i) {
+        const cc::Placement& p = castle.history[i];
+        return tuple_of(3, [&](int j) {
+            return py_int(j == 0 ? p.cell : j == 1 ? p.code : p.seat);
+        });
+    });
+    nb::dict followers;
+    for (int g = 0; g < cc::NUM_GRID; ++g) {
+        if (castle.follower_seat[g] < 0) continue;
+        followers[py_int(g)] = tuple_of(2, [&](int j) {
+            return py_int(j == 0 ? castle.follower_seat[g] : castle.follower_slot[g]);
+        });
+    }
+    return tuple_of(2, [&](int i) { return i == 0 ? history : nb::object(followers); });
+}
+
+}  // namespace
+
+void bind_carcassonne_castle(nb::module_& m) {
+    nb::class_<State>(m, "CarcassonneCastleState",
+                      "One position of Carcassonne: The Castle (the compiled engine)")
+        .def_static(
+            "new_state",
+            [](nb::handle num_players, nb::handle seed, nb::handle keep_bonus_tiles,
+               nb::handle wall9_points) {
+                get_int(num_players, "num_players", cc::NUM_PLAYERS, cc::NUM_PLAYERS);
+                const cc::Config config = make_config(keep_bonus_tiles, wall9_points);
+                return State::deal(config, bge::Pcg64::from_entropy(get_seed(seed, "seed")));
+            },
+            nb::arg("num_players"), nb::arg("seed"),
+            nb::arg("keep_bonus_tiles") = cc::KEEP_BONUS_TILES,
+            nb::arg("wall9_points") = cc::WALL9_POINTS,
+            "A new game (the Python engine's seed and options, checked)")
+        .def_static("from_dict", &from_dict, nb::arg("data"),
+                    "The state of a to_dict() snapshot, every value checked")
+        .def_prop_ro("num_players", [](const State&) { return cc::NUM_PLAYERS; })
+        .def_prop_ro("current_player", [](const State& s) { return s.current_player(); })
+        .def_prop_ro("truncated", [](const State&) { return false; })
+        .def_prop_ro("stack_size", [](const State& s) { return s.stack_size(); })
+        .def("is_terminal", &State::is_terminal)
+        .def("is_legal",
+             [](const State& s, nb::handle action) {
+                 int64_t a;
+                 return read_int64(action.ptr(), &a) && s.is_legal(a);
+             },
+             nb::arg("action").none())
+        .def("legal_mask",
+             [](const State& s) {
+                 uint8_t mask[cc::NUM_ACTIONS];
+                 s.legal_mask(mask);
+                 return bge_py::bool_array(mask, cc::NUM_ACTIONS);
+             })
+        .def("apply",
+             [](State& s, nb::handle action) {
+                 if (!is_int(action.ptr())) fail_type("action", "not an int");
+                 int64_t a;
+                 if (!read_int64(action.ptr(), &a) || !s.is_legal(a)) {
+                     throw std::invalid_argument("action is not legal in phase " +
+                                                 std::string(cc::PHASE_NAMES[s.phase]));
+                 }
+                 s.apply(static_cast<int>(a));
+             },
+             nb::arg("action").none())
+        .def("phase_name", [](const State& s) { return cc::PHASE_NAMES[s.phase]; })
+        .def("clone", [](const State& s) { return new State(s); }, nb::rv_policy::take_ownership)
+        .def("legal_actions",
+             [](const State& s) {
+                 int legal[cc::NUM_ACTIONS];
+                 const int n = s.legal_actions(legal);
+                 return list_of(n, [&](int i) { return py_int(legal[i]); });
+             },
+             "legal_mask()'s indices, ascending, as a list")
+        .def("scores",
+             [](const State& s) {
+                 return list_of(cc::NUM_PLAYERS, [&](int p) {
+                     return nb::steal(PyFloat_FromDouble(static_cast<double>(s.scores[p])));
+                 });
+             })
+        .def("observation",
+             [](const State& s, nb::handle seat) {
+                 const int checked = checked_seat(seat);
+                 float* data;
+                 auto array = bge_py::new_array<float>(cc::OBSERVATION_SIZE, &data);
+                 s.observation(checked, data);
+                 return array;
+             },
+             nb::arg("seat").none())
+        .def("view_fields",
+             [](const State& s, nb::handle seat, nb::handle mask, nb::handle record_class) {
+                 return view_fields(s, checked_seat(seat), mask, record_class);
+             },
+             nb::arg("seat"), nb::arg("mask"), nb::arg("record_class"),
+             "The fields of the Python View after `rules`, in order: `mask` in its place, "
+             "the record made by `record_class`, None for the castle")
+        .def("castle_facts", &castle_facts,
+             "(placements as (cell, code, seat), followers as {grid: (seat, slot)})")
+        .def("to_dict", &to_dict)
+        .def("playout",
+             [](State& s, nb::handle seed, nb::handle depth) {
+                 const std::vector<uint32_t> words = get_seed(seed, "seed");
+                 const int64_t limit = get_int(depth, "depth", 0, INT64_MAX);
+                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words);
+                 return s.playout(rng, limit);
+             },
+             nb::arg("seed"), nb::arg("depth") = 0,
+             "Random legal moves as State.playout plays them; the decisions played");
+}
