@@ -14,12 +14,30 @@ from pettingzoo.test import api_test, seed_test
 import boardgame_envs
 from agents.base import AgentMix, RandomAgent
 from boardgame_envs import GAMES, IllegalActionError, InvalidConfigError
+from boardgame_envs.core.native import native_games
 
 GAME_COUNTS = [
     (game, n)
     for game, info in GAMES.items()
     for n in range(info.rules().min_players, info.rules().max_players + 1)
 ]
+
+
+def with_engines(*cases: tuple) -> list:
+    """Each case on both engines (its last value): the native one skipped where it is not
+    built for the case's game (its first value)."""
+    return [
+        pytest.param(
+            *case,
+            engine,
+            marks=pytest.mark.skipif(
+                engine == "native" and case[0] not in native_games(), reason="no native engine"
+            ),
+            id="-".join(map(str, (*case, engine))),
+        )
+        for case in cases
+        for engine in ("python", "native")
+    ]
 
 
 @pytest.fixture(autouse=True)
@@ -29,19 +47,22 @@ def _quiet_api_warnings():
         yield
 
 
-@pytest.mark.parametrize("game, n", GAME_COUNTS)
-def test_pettingzoo_api_and_seed(game, n):
-    env = pettingzoo.make("aec", GAMES[game].pettingzoo_id, num_players=n)
+@pytest.mark.parametrize("game, n, engine", with_engines(*GAME_COUNTS))
+def test_pettingzoo_api_and_seed(game, n, engine):
+    env = pettingzoo.make("aec", GAMES[game].pettingzoo_id, num_players=n, engine=engine)
+    assert env.unwrapped.rules.engine == engine
     api_test(env, num_cycles=200)
-    seed_test(lambda: boardgame_envs.make(game, num_players=n), num_cycles=200)
-    api_test(boardgame_envs.raw_env(game, num_players=n, auto_resolve=True), num_cycles=200)
+    seed_test(lambda: boardgame_envs.make(game, num_players=n, engine=engine), num_cycles=200)
+    raw = boardgame_envs.raw_env(game, num_players=n, auto_resolve=True, engine=engine)
+    api_test(raw, num_cycles=200)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_gymnasium_single_agent_env(game):
+@pytest.mark.parametrize("game, engine", with_engines(*((g,) for g in GAMES)))
+def test_gymnasium_single_agent_env(game, engine):
     info = GAMES[game]
     for n in (info.rules().min_players, info.rules().max_players):
-        env = gymnasium.make(info.gymnasium_id, num_players=n)
+        env = gymnasium.make(info.gymnasium_id, num_players=n, engine=engine)
+        assert env.unwrapped.rules.engine == engine
         check_env(env.unwrapped, skip_render_check=True)
 
 

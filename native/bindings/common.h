@@ -2,6 +2,8 @@
 // checks every value crossing the boundary goes through.
 #pragma once
 
+#include <Python.h>
+
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -11,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/rng.h"
 
@@ -46,6 +49,149 @@ inline float* checked_out(OutFloats& out, size_t n) {
                                     " values; the observation has " + std::to_string(n));
     }
     return out.data();
+}
+
+// -- Python values in -----------------------------------------------------------------------
+// Bools are ints to Python; every binding refuses them where it asks for an int.
+inline bool is_int(PyObject* v) { return PyLong_Check(v) && !PyBool_Check(v); }
+inline bool is_int(nb::handle v) { return is_int(v.ptr()); }
+
+// A Python int (not a bool) that fits int64; false for anything else.
+inline bool read_int64(PyObject* v, int64_t* out) {
+    if (!is_int(v)) return false;
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow != 0) return false;
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+// An action from Python: true and its index when it is an int (of any size, not a bool) in
+// 0 .. num_actions - 1; false for any other object, which no engine treats as an action.
+inline bool action_of(nb::handle action, int num_actions, int* out) {
+    int64_t a;
+    if (!read_int64(action.ptr(), &a) || a < 0 || a >= num_actions) return false;
+    *out = static_cast<int>(a);
+    return true;
+}
+
+// A seat from Python: TypeError "seat: not an int" for anything but an int; an int beyond
+// int64 is refused by check_seat as seat -1.
+inline void check_seat(int64_t seat, int num_players);
+inline int seat_of(nb::handle seat, int num_players) {
+    int64_t x;
+    if (!read_int64(seat.ptr(), &x)) {
+        if (!is_int(seat)) throw nb::type_error("seat: not an int");
+        x = -1;
+    }
+    check_seat(x, num_players);
+    return static_cast<int>(x);
+}
+
+// The text of a str; false (with no Python error left set) when it cannot be UTF-8.
+inline bool utf8_of(PyObject* v, std::string* out) {
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(v, &size);
+    if (text == nullptr) {
+        PyErr_Clear();
+        return false;
+    }
+    out->assign(text, static_cast<size_t>(size));
+    return true;
+}
+
+// The ValueError and TypeError "<field>: <problem>" of a snapshot or argument check.
+[[noreturn]] inline void fail(const std::string& field, const std::string& problem) {
+    throw std::invalid_argument(field + ": " + problem);
+}
+
+[[noreturn]] inline void fail_type(const std::string& field, const std::string& problem) {
+    throw nb::type_error((field + ": " + problem).c_str());
+}
+
+// A list or tuple, held while its items are read (no Python code runs meanwhile).
+struct Seq {
+    nb::object owner;
+    Py_ssize_t size = 0;
+    PyObject** items = nullptr;
+    nb::handle operator[](Py_ssize_t i) const { return items[i]; }
+};
+
+// A list or tuple of exactly `length` entries and at most `max_length` (-1: any number);
+// TypeError "not a list", ValueError for the count.
+inline Seq get_seq(nb::handle value, const std::string& field, Py_ssize_t length = -1,
+                   Py_ssize_t max_length = -1) {
+    PyObject* v = value.ptr();
+    if (!PyList_Check(v) && !PyTuple_Check(v)) fail_type(field, "not a list");
+    Seq seq;
+    seq.owner = nb::borrow(value);
+    seq.size = PySequence_Fast_GET_SIZE(v);
+    seq.items = PySequence_Fast_ITEMS(v);
+    if (length >= 0 && seq.size != length) {
+        fail(field, "has " + std::to_string(seq.size) + " entries, not " + std::to_string(length));
+    }
+    if (max_length >= 0 && seq.size > max_length) {
+        fail(field, "more than " + std::to_string(max_length) + " entries");
+    }
+    return seq;
+}
+
+// An int >= 0 (checked by the caller, with its own messages) as numpy's SeedSequence reads
+// it: 32-bit words, least significant first, [0] for 0.
+inline std::vector<uint32_t> seed_words(nb::handle seed) {
+    std::vector<uint32_t> words;
+    nb::object rest = nb::borrow(seed);
+    const nb::object shift = nb::int_(32);
+    do {
+        const unsigned long long low = PyLong_AsUnsignedLongLongMask(rest.ptr());
+        if (low == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+            throw nb::python_error();
+        }
+        words.push_back(static_cast<uint32_t>(low & 0xFFFFFFFFu));
+        nb::object next = nb::steal(PyNumber_Rshift(rest.ptr(), shift.ptr()));
+        if (!next.is_valid()) throw nb::python_error();
+        rest = next;
+    } while (_PyLong_Sign(rest.ptr()) != 0);
+    return words;
+}
+
+// -- Python values out ----------------------------------------------------------------------
+inline nb::object py_int(long long x) { return nb::steal(PyLong_FromLongLong(x)); }
+
+// A new tuple / list of n items made by make(i) (each an nb::object).
+template <typename F>
+nb::object tuple_of(int n, F make) {
+    PyObject* t = PyTuple_New(n);
+    if (t == nullptr) throw nb::python_error();
+    nb::object out = nb::steal(t);
+    for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(t, i, make(i).release().ptr());
+    return out;
+}
+
+template <typename F>
+nb::object list_of(int n, F make) {
+    PyObject* l = PyList_New(n);
+    if (l == nullptr) throw nb::python_error();
+    nb::object out = nb::steal(l);
+    for (int i = 0; i < n; ++i) PyList_SET_ITEM(l, i, make(i).release().ptr());
+    return out;
+}
+
+// The first n of values as a tuple / list of ints.
+template <typename T>
+nb::tuple int_tuple(const T* values, int n) {
+    return nb::steal<nb::tuple>(
+        tuple_of(n, [&](int i) { return py_int(static_cast<long long>(values[i])); }).release());
+}
+
+template <typename T>
+nb::list int_list(const T* values, int n) {
+    return nb::steal<nb::list>(
+        list_of(n, [&](int i) { return py_int(static_cast<long long>(values[i])); }).release());
 }
 
 // Python ints of up to 128 bits, to and from unsigned __int128.

@@ -23,29 +23,12 @@ namespace {
 const char* const kGameName = "factors_multiples";
 
 // -- Python values in ------------------------------------------------------------------------
-[[noreturn]] void fail(const std::string& field, const std::string& problem) {
-    throw std::invalid_argument(field + ": " + problem);
-}
-
-[[noreturn]] void fail_type(const std::string& field, const std::string& problem) {
-    throw nb::type_error((field + ": " + problem).c_str());
-}
-
-bool is_int(PyObject* v) { return PyLong_Check(v) && !PyBool_Check(v); }
-
-// A Python int (not a bool) that fits int64; false for anything else.
-bool read_int64(PyObject* v, int64_t* out) {
-    if (!is_int(v)) return false;
-    int overflow = 0;
-    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow != 0) return false;
-    if (x == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return false;
-    }
-    *out = x;
-    return true;
-}
+using bge_py::fail;
+using bge_py::fail_type;
+using bge_py::get_seq;
+using bge_py::is_int;
+using bge_py::read_int64;
+using bge_py::Seq;
 
 // A checked int field in low..high.
 int64_t get_int(nb::handle value, const std::string& field, int64_t low, int64_t high) {
@@ -66,34 +49,9 @@ bool get_bool(nb::handle value, const std::string& field) {
 
 std::string get_str(nb::handle value, const std::string& field) {
     if (!PyUnicode_Check(value.ptr())) fail_type(field, "not a str");
-    Py_ssize_t size = 0;
-    const char* text = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
-    if (text == nullptr) {
-        PyErr_Clear();
-        fail(field, "not a valid str");
-    }
-    return std::string(text, static_cast<size_t>(size));
-}
-
-// A list or tuple, held (no Python code runs while its items are read).
-struct Seq {
-    nb::object owner;
-    Py_ssize_t size = 0;
-    PyObject** items = nullptr;
-    nb::handle operator[](Py_ssize_t i) const { return items[i]; }
-};
-
-Seq get_seq(nb::handle value, const std::string& field, Py_ssize_t length = -1) {
-    PyObject* v = value.ptr();
-    if (!PyList_Check(v) && !PyTuple_Check(v)) fail_type(field, "not a list");
-    Seq seq;
-    seq.owner = nb::borrow(value);
-    seq.size = PySequence_Fast_GET_SIZE(v);
-    seq.items = PySequence_Fast_ITEMS(v);
-    if (length >= 0 && seq.size != length) {
-        fail(field, "has " + std::to_string(seq.size) + " entries, not " + std::to_string(length));
-    }
-    return seq;
+    std::string text;
+    if (!bge_py::utf8_of(value.ptr(), &text)) fail(field, "not a valid str");
+    return text;
 }
 
 // Distinct card ids 0..51, in order.
@@ -118,18 +76,10 @@ fm::Seed get_seed(nb::handle value, const std::string& field) {
     if (_PyLong_NumBits(v) > 32 * fm::kMaxSeedWords) {
         fail(field, "above 2**" + std::to_string(32 * fm::kMaxSeedWords) + " - 1");
     }
+    const std::vector<uint32_t> words = bge_py::seed_words(value);
     fm::Seed seed;
-    seed.count = 0;
-    nb::object rest = nb::borrow(value);
-    nb::object shift = nb::int_(32);
-    do {
-        const unsigned long long low = PyLong_AsUnsignedLongLongMask(rest.ptr());
-        if (low == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw nb::python_error();
-        seed.words[seed.count++] = static_cast<uint32_t>(low & 0xFFFFFFFFu);
-        nb::object next = nb::steal(PyNumber_Rshift(rest.ptr(), shift.ptr()));
-        if (!next.is_valid()) throw nb::python_error();
-        rest = next;
-    } while (_PyLong_Sign(rest.ptr()) != 0 && seed.count < fm::kMaxSeedWords);
+    seed.count = static_cast<uint8_t>(words.size());
+    for (size_t i = 0; i < words.size(); ++i) seed.words[i] = words[i];
     return seed;
 }
 
@@ -143,28 +93,12 @@ nb::object seed_int(const fm::Seed& seed) {
 }
 
 // -- Python values out -----------------------------------------------------------------------
-nb::object py_int(int64_t x) { return nb::steal(PyLong_FromLongLong(x)); }
+using bge_py::list_of;
+using bge_py::py_int;
+using bge_py::tuple_of;
+
 nb::object py_seat_or_none(int seat) { return seat < 0 ? nb::none() : py_int(seat); }
 nb::object py_value(int value) { return value == 0 ? nb::none() : py_int(value); }
-
-// A new tuple of n items made by make(i) (new references).
-template <typename F>
-nb::object tuple_of(int n, F make) {
-    PyObject* t = PyTuple_New(n);
-    if (t == nullptr) throw nb::python_error();
-    nb::object out = nb::steal(t);
-    for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(t, i, make(i).release().ptr());
-    return out;
-}
-
-template <typename F>
-nb::object list_of(int n, F make) {
-    PyObject* l = PyList_New(n);
-    if (l == nullptr) throw nb::python_error();
-    nb::object out = nb::steal(l);
-    for (int i = 0; i < n; ++i) PyList_SET_ITEM(l, i, make(i).release().ptr());
-    return out;
-}
 
 template <typename Container>
 nb::object cards_tuple(const Container& cards) {
@@ -596,15 +530,7 @@ State from_dict(nb::handle data, bool strict) {
 }
 
 // -- the class -------------------------------------------------------------------------------
-int checked_seat(const State& s, nb::handle seat) {
-    int64_t x;
-    if (!read_int64(seat.ptr(), &x)) {
-        if (!is_int(seat.ptr())) fail_type("seat", "not an int");
-        x = -1;
-    }
-    bge_py::check_seat(x, s.num_players);
-    return static_cast<int>(x);
-}
+int checked_seat(const State& s, nb::handle seat) { return bge_py::seat_of(seat, s.num_players); }
 
 nb::object view_fields(const State& s, int seat, nb::handle mask) {
     const int n = s.num_players;
