@@ -589,6 +589,86 @@ nb::object castle_facts(const State& s) {
     return tuple_of(2, [&](int i) { return i == 0 ? history : nb::object(followers); });
 }
 
+// Little-endian bytes of n values of `values`, each converted to T (the item type of the
+// Python castle's array.array / bytearray of that buffer).
+template <typename T, typename U>
+nb::object castle_bytes(const U* values, int n, int size) {
+    PyObject* out = PyBytes_FromStringAndSize(nullptr, Py_ssize_t(sizeof(T)) * size);
+    if (out == nullptr) throw nb::python_error();
+    T* data = reinterpret_cast<T*>(PyBytes_AS_STRING(out));
+    for (int i = 0; i < n; ++i) data[i] = static_cast<T>(values[i]);
+    for (int i = n; i < size; ++i) data[i] = T(0);
+    return nb::steal(out);
+}
+
+// A set of grid positions as the Python castle's int (bit g: location g).
+nb::object locs_int(const cc::Locs& locs) {
+    if (locs.w[1] == 0 && locs.w[2] == 0) {
+        return nb::steal(PyLong_FromUnsignedLongLong(locs.w[0]));
+    }
+    nb::object value = nb::steal(PyLong_FromUnsignedLongLong(locs.w[2]));
+    const nb::object shift = py_int(64);
+    for (int i = 1; i >= 0; --i) {
+        nb::object shifted = nb::steal(PyNumber_Lshift(value.ptr(), shift.ptr()));
+        if (!shifted.is_valid()) throw nb::python_error();
+        const nb::object word = nb::steal(PyLong_FromUnsignedLongLong(locs.w[i]));
+        value = nb::steal(PyNumber_Or(shifted.ptr(), word.ptr()));
+        if (!value.is_valid()) throw nb::python_error();
+    }
+    return value;
+}
+
+// Every buffer of the Python engine's Castle (castle.py, Castle._build) for this position,
+// raw, in its item types: parent, next_seg, seg_grid (bytes of int64), seg_slots (bytes of
+// uint16: the slot set of each segment, for seg_offsets), kind (uint8), open (int16), count
+// (uint8, seat-major), size (int16), fountain, markets (uint8), locs (list of int), seg_at,
+// root_at, code (int64), key (int64, `key_size` entries: the 76 then zeros), num_segments,
+// followers ({grid: (seat, slot)}, by grid), history ([(cell, code, seat)]) and board
+// (float32: channels 0-97 of seat 0's observation). The glue makes the Castle of them.
+nb::object castle_state(const State& s, int key_size) {
+    const cc::Castle& c = s.castle;
+    constexpr int M = cc::MAX_SEGMENTS;
+    std::vector<float> observation(cc::OBSERVATION_SIZE);
+    s.observation(0, observation.data());
+    constexpr int board_size = (cc::STATIC_PLANES + 4 * cc::NUM_SLOTS) * cc::NUM_GRID;
+    nb::object history = list_of(c.num_placed, [&](int i) {
+        const cc::Placement& p = c.history[i];
+        return tuple_of(3, [&](int j) {
+            return py_int(j == 0 ? p.cell : j == 1 ? p.code : p.seat);
+        });
+    });
+    nb::dict followers;
+    for (int g = 0; g < cc::NUM_GRID; ++g) {
+        if (c.follower_seat[g] < 0) continue;
+        followers[py_int(g)] = tuple_of(2, [&](int j) {
+            return py_int(j == 0 ? c.follower_seat[g] : c.follower_slot[g]);
+        });
+    }
+    nb::object fields[] = {
+        castle_bytes<int64_t>(c.parent, M, M),
+        castle_bytes<int64_t>(c.next_seg, M, M),
+        castle_bytes<int64_t>(c.seg_grid, M, M),
+        castle_bytes<uint16_t>(c.seg_slots, c.num_segments, c.num_segments),
+        castle_bytes<uint8_t>(c.kind, M, M),
+        castle_bytes<int16_t>(c.open, M, M),
+        castle_bytes<uint8_t>(&c.count[0][0], cc::NUM_PLAYERS * M, cc::NUM_PLAYERS * M),
+        castle_bytes<int16_t>(c.size, M, M),
+        castle_bytes<uint8_t>(c.fountain, M, M),
+        castle_bytes<uint8_t>(c.markets, M, M),
+        list_of(M, [&](int i) { return locs_int(c.locs[i]); }),
+        castle_bytes<int64_t>(c.seg_at, cc::NUM_PORTS, cc::NUM_PORTS),
+        castle_bytes<int64_t>(c.root_at, cc::NUM_PORTS, cc::NUM_PORTS),
+        castle_bytes<int64_t>(c.code, cc::NUM_GRID, cc::NUM_GRID),
+        castle_bytes<int64_t>(c.key, cc::NUM_CELLS, std::max(key_size, cc::NUM_CELLS)),
+        py_int(c.num_segments),
+        followers,
+        history,
+        castle_bytes<float>(observation.data(), board_size, board_size),
+    };
+    const int n = static_cast<int>(sizeof fields / sizeof fields[0]);
+    return tuple_of(n, [&](int i) { return fields[i]; });
+}
+
 }  // namespace
 
 void bind_carcassonne_castle(nb::module_& m) {
@@ -669,6 +749,12 @@ void bind_carcassonne_castle(nb::module_& m) {
              "the record made by `record_class`, None for the castle")
         .def("castle_facts", &castle_facts,
              "(placements as (cell, code, seat), followers as {grid: (seat, slot)})")
+        .def("castle_state",
+             [](const State& s, nb::handle key_size) {
+                 return castle_state(s, int(get_int(key_size, "key_size", 0, 1024)));
+             },
+             nb::arg("key_size"),
+             "Every buffer of the Python engine's Castle, raw (see castle_from_native)")
         .def("to_dict", &to_dict)
         .def("playout",
              [](State& s, nb::handle seed, nb::handle depth) {

@@ -160,7 +160,11 @@ inline std::vector<uint32_t> seed_words(nb::handle seed) {
 }
 
 // -- Python values out ----------------------------------------------------------------------
-inline nb::object py_int(long long x) { return nb::steal(PyLong_FromLongLong(x)); }
+inline nb::object py_int(long long x) {
+    PyObject* value = PyLong_FromLongLong(x);
+    if (value == nullptr) throw nb::python_error();
+    return nb::steal(value);
+}
 
 // A new tuple / list of n items made by make(i) (each an nb::object).
 template <typename F>

@@ -35,21 +35,8 @@ const char* const kFields[] = {
     throw std::invalid_argument("invalid cornucopia snapshot: " + field + ": " + problem);
 }
 
-bool is_int(PyObject* v) { return PyLong_Check(v) && !PyBool_Check(v); }
-
-// A Python int (not a bool) that fits int64; false for anything else.
-bool read_int64(PyObject* v, int64_t* out) {
-    if (!is_int(v)) return false;
-    int overflow = 0;
-    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow != 0) return false;
-    if (x == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return false;
-    }
-    *out = x;
-    return true;
-}
+using bge_py::is_int;
+using bge_py::read_int64;
 
 int64_t get_int(nb::handle value, const std::string& field) {
     int64_t x;
@@ -69,13 +56,9 @@ bool get_bool(nb::handle value, const std::string& field) {
 
 std::string get_str(nb::handle value, const std::string& field) {
     if (!PyUnicode_Check(value.ptr())) fail(field, "not a string");
-    Py_ssize_t size = 0;
-    const char* text = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
-    if (text == nullptr) {
-        PyErr_Clear();
-        fail(field, "not a UTF-8 string");
-    }
-    return std::string(text, static_cast<size_t>(size));
+    std::string text;
+    if (!bge_py::utf8_of(value.ptr(), &text)) fail(field, "not a UTF-8 string");
+    return text;
 }
 
 nb::list get_list(nb::handle value, const std::string& field) {
@@ -208,25 +191,8 @@ PyObject* checked(PyObject* object) {
     return object;
 }
 
-template <typename T>
-nb::list int_list(const T* values, int n) {
-    PyObject* list = checked(PyList_New(n));
-    nb::list out = nb::steal<nb::list>(list);
-    for (int i = 0; i < n; ++i) {
-        PyList_SET_ITEM(list, i, checked(PyLong_FromLongLong(static_cast<long long>(values[i]))));
-    }
-    return out;
-}
-
-template <typename T>
-nb::tuple int_tuple(const T* values, int n) {
-    PyObject* tuple = checked(PyTuple_New(n));
-    nb::tuple out = nb::steal<nb::tuple>(tuple);
-    for (int i = 0; i < n; ++i) {
-        PyTuple_SET_ITEM(tuple, i, checked(PyLong_FromLongLong(static_cast<long long>(values[i]))));
-    }
-    return out;
-}
+using bge_py::int_list;
+using bge_py::int_tuple;
 
 PyObject* new_str(const std::string& line) {
     return checked(PyUnicode_FromStringAndSize(line.data(), static_cast<Py_ssize_t>(line.size())));
@@ -369,10 +335,7 @@ nb::tuple view_fields(const State& s, int seat) {
 
 // An action from Python: true and the index when it is an int in 0..22.
 bool action_index(nb::handle action, int* out) {
-    int64_t a;
-    if (!read_int64(action.ptr(), &a) || a < 0 || a >= cc::kNumActions) return false;
-    *out = static_cast<int>(a);
-    return true;
+    return bge_py::action_of(action, cc::kNumActions, out);
 }
 
 int checked_seat(const State& s, nb::handle seat) {
@@ -472,13 +435,8 @@ void bind_cornucopia(nb::module_& m) {
                  if (!read_int64(depth.ptr(), &d) || d < 0) {
                      throw std::invalid_argument("depth: not an int >= 0");
                  }
-                 const bge::u128 value = get_seed(seed, "seed");
-                 std::vector<uint32_t> words;
-                 if (value == 0) words.push_back(0);
-                 for (bge::u128 v = value; v > 0; v >>= 32) {
-                     words.push_back(static_cast<uint32_t>(v & 0xFFFFFFFFu));
-                 }
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words);
+                 get_seed(seed, "seed");  // checked: an int in 0 .. 2**128 - 1
+                 bge::Pcg64 rng = bge::Pcg64::from_entropy(bge_py::seed_words(seed));
                  return s.playout(rng, d);
              },
              nb::arg("seed").none(), nb::arg("depth").none());
