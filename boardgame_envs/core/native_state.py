@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -77,9 +78,37 @@ class NativeState(State):
     _native: Any
 
     # -- what each game defines ------------------------------------------------------------
-    def _view(self, seat: int) -> PlayerView:
-        """The game's view of ``seat`` (a checked seat), built from the compiled engine."""
+    #: The game's native View class (a :class:`NativeView`).
+    view_class: ClassVar[type]
+    #: The mask in the view of a seat that is not to decide (read-only, shared by views).
+    no_actions: ClassVar[np.ndarray]
+    #: Fields of the Python engine's State readable on a native one, attribute name to
+    #: snapshot key: copies, read from the snapshot (not for hot paths).
+    snapshot_attributes: ClassVar[Mapping[str, str]] = {}
+
+    def _view_fields(self, seat: int, mask: np.ndarray) -> tuple:
+        """The fields of the view of ``seat`` after ``rules``, ``mask`` in its place."""
         raise NotImplementedError
+
+    def _view(self, seat: int) -> PlayerView:
+        """The view of ``seat`` (a checked seat), built from the compiled engine; its
+        observation is encoded from a copy of this position."""
+        native = self._native
+        mask = self._legal_mask() if seat == native.current_player else self.no_actions
+        view = self.view_class(self.rules, *self._view_fields(seat, mask))
+        view._source = native.clone()
+        return view
+
+    def _snapshot_field(self, key: str) -> Any:
+        """``to_dict()[key]``; a game whose engine builds one field alone says so here."""
+        return self._native.to_dict()[key]
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names the class does not define: the Python engine's fields.
+        key = type(self).snapshot_attributes.get(name)
+        if key is not None:
+            return self._snapshot_field(key)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- the contract ----------------------------------------------------------------------
     @property
@@ -102,14 +131,18 @@ class NativeState(State):
     def _phase_name(self) -> str:
         return self._native.phase_name()
 
+    def legal_actions(self) -> list[int]:
+        if self._mask is None:  # one call, without building a mask
+            return self._native.legal_actions()
+        return super().legal_actions()
+
     def apply(self, action: int) -> None:
-        native = self._native
-        if type(action) is int and 0 <= action < self.rules.action_size:
-            if native.is_legal(action):  # the common case, without building a mask
-                self._mask = None
-                native.apply(action)
-                return
-        super().apply(action)  # the Python engine's checks and messages
+        # One call in the common case (a legal int); anything else gets the contract's checks
+        # and messages.
+        if type(action) is int and self._native.try_apply(action):
+            self._mask = None
+            return
+        super().apply(action)
 
     def clone(self) -> NativeState:
         return self.rules.wrap(self._native.clone())

@@ -32,10 +32,6 @@ _NO_ACTIONS.flags.writeable = False
 #: Where ``mask`` goes among the view fields the compiled engine returns (after ``seat``).
 _MASK_AT = [f.name for f in reference.View.__dataclass_fields__.values()].index("mask") - 2
 
-#: Snapshot fields readable as attributes of a native state, as on the Python engine's State
-#: (copies, from the snapshot: not for hot paths).
-_SNAPSHOT_ATTRIBUTES = frozenset(reference.SNAPSHOT_FIELDS) - {"game", "version", "num_players"}
-
 
 class View(NativeView, reference.View):
     """The reference view of a seat, its observation encoded by the compiled engine."""
@@ -46,24 +42,17 @@ class View(NativeView, reference.View):
 class State(NativeState):
     """One position of a Cornucopia game on the compiled engine."""
 
-    def _view(self, seat: int) -> View:
-        native = self._native
-        fields = native.view_fields(seat)
-        mask = self._legal_mask() if seat == native.current_player else _NO_ACTIONS
-        view = View(self.rules, seat, *fields[:_MASK_AT], mask, *fields[_MASK_AT:])
-        view._source = native.clone()
-        return view
+    view_class = View
+    no_actions = _NO_ACTIONS
+    snapshot_attributes = {
+        name: name
+        for name in reference.SNAPSHOT_FIELDS
+        if name not in ("game", "version", "num_players")
+    }
 
-    def legal_actions(self) -> list[int]:
-        return self._native.legal_actions()
-
-    def apply(self, action: int) -> None:
-        # One call in the common case (a legal int); anything else gets the reference's
-        # checks and messages.
-        if type(action) is int and self._native.try_apply(action):
-            self._mask = None
-            return
-        super().apply(action)
+    def _view_fields(self, seat: int, mask: np.ndarray) -> tuple:
+        fields = self._native.view_fields(seat)
+        return (seat, *fields[:_MASK_AT], mask, *fields[_MASK_AT:])
 
     @property
     def variant(self) -> bool:
@@ -88,12 +77,6 @@ class State(NativeState):
             sum(c[colour] for c in data["chips"]) + escrow[colour] + data["bank"][colour]
             for colour in range(3)
         ]
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for names the class does not define: the Python engine's fields.
-        if name in _SNAPSHOT_ATTRIBUTES:
-            return self._native.to_dict()[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 class Rules(NativeRules, reference.CornucopiaRules):

@@ -14,40 +14,18 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from boardgame_envs.core.native_state import NativeRules, NativeState, NativeView
 from boardgame_envs.factors_multiples import rules as reference
 from boardgame_envs.factors_multiples.rules import match_seed
+from boardgame_envs.factors_multiples.snapshot import FIELDS
 
 
 class View(NativeView, reference.View):
     """The reference view of a seat, its observation encoded by the compiled engine."""
 
     __slots__ = ("_source",)
-
-
-#: Snapshot fields readable as attributes of a native state, as on the Python engine's State:
-#: fresh copies (editing one changes nothing), built on each read (not for hot paths).
-_SNAPSHOT_ATTRIBUTES = frozenset(
-    {
-        "seed",
-        "round",
-        "round_scores",
-        "went_out",
-        "hands",
-        "piles",
-        "hidden_discard",
-        "own_discards",
-        "value",
-        "phase",
-        "turn_player",
-        "k_player",
-        "start_player",
-        "reveals",
-        "reveal_marks",
-        "reveal_discard_marks",
-        "turns_started",
-    }
-)
 
 
 class _DescribeContext(NamedTuple):
@@ -60,22 +38,19 @@ class _DescribeContext(NamedTuple):
 class State(NativeState):
     """One position of a Factors and Multiples match on the compiled engine."""
 
-    def _view(self, seat: int) -> View:
-        native = self._native
-        mask = self._legal_mask() if seat == native.current_player else reference._NO_ACTIONS
-        view = View(self.rules, *native.view_fields(seat, mask))
-        view._source = native.clone()
-        return view
+    view_class = View
+    no_actions = reference._NO_ACTIONS
+    #: Fresh copies (editing one changes nothing), built on each read (not for hot paths);
+    #: ``config`` and ``play_pile`` are properties below.
+    snapshot_attributes = {
+        name: name for name in FIELDS if name not in ("game", "version", "num_players")
+    }
 
-    # -- the contract's hot paths, one call each -----------------------------------------
-    def legal_actions(self) -> list[int]:
-        return self._native.legal_actions()
+    def _view_fields(self, seat: int, mask: np.ndarray) -> tuple:
+        return self._native.view_fields(seat, mask)
 
-    def apply(self, action: int) -> None:
-        if type(action) is int and self._native.try_apply(action):
-            self._mask = None
-            return
-        super().apply(action)  # anything else: the checks and messages of the contract
+    def _snapshot_field(self, key: str) -> Any:
+        return self._native.snapshot_field(key)  # that field alone, not the whole snapshot
 
     # -- the Python engine's fields, read from the snapshot ------------------------------
     @property
@@ -108,12 +83,6 @@ class State(NativeState):
         native = self._native
         context = _DescribeContext(native.phase_name(), native.snapshot_field("value"))
         return reference.State.describe_action(context, action)  # type: ignore[arg-type]
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for names the class does not define: the Python engine's fields.
-        if name in _SNAPSHOT_ATTRIBUTES:
-            return self._native.snapshot_field(name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 class Rules(NativeRules, reference.FactorsMultiplesRules):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import numpy as np
+
 from boardgame_envs.core.native_state import NativeRules, NativeState, NativeView
 from boardgame_envs.tahiti import rules as reference
 from boardgame_envs.tahiti.rules import TahitiRules
@@ -24,17 +26,15 @@ class View(NativeView, reference.View):
 class State(NativeState):
     """One position of Tahiti on the compiled engine."""
 
-    def legal_actions(self) -> list[int]:
-        return self._native.legal_actions()  # without building a mask
+    view_class = View
+    no_actions = reference._NO_MASK
 
-    def _view(self, seat: int) -> View:
-        native = self._native
-        fields = native.view_fields(seat)
-        # fields[3] is current_player: the seat to decide sees the mask, the others none
-        mask = self._legal_mask() if fields[3] == seat else reference._NO_MASK.copy()
-        view = View(self.rules, *fields, mask)
-        view._source = native.clone()
-        return view
+    def _view_fields(self, seat: int, mask: np.ndarray) -> tuple:
+        # a copy where no action is legal: the Python engine's views hold a writable one
+        return (
+            *self._native.view_fields(seat),
+            mask if mask is not self.no_actions else mask.copy(),
+        )
 
 
 class Rules(NativeRules, TahitiRules):

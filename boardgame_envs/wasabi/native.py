@@ -31,23 +31,17 @@ class View(NativeView, reference.View):
 class State(NativeState):
     """One position of the native engine."""
 
-    def _view(self, seat: int) -> View:
-        native = self._native
-        fields = native.view_fields(seat)
-        mask = self._legal_mask() if seat == native.current_player else reference._NO_ACTIONS
-        view = View(self.rules, *fields[:MASK_AT], mask, *fields[MASK_AT:])
-        view._source = native.clone()
-        return view
+    view_class = View
+    no_actions = reference._NO_ACTIONS
+
+    def _view_fields(self, seat: int, mask: np.ndarray) -> tuple:
+        fields = self._native.view_fields(seat)
+        return (*fields[:MASK_AT], mask, *fields[MASK_AT:])
 
     def _score_keys(self) -> list[float]:
         """Score, then cubes; after an instant victory 1 for the winner, 0 for the others
         (the Python engine's ``_score_keys``)."""
         return self._native.score_keys()
-
-    def legal_actions(self) -> list[int]:
-        if self._mask is None:
-            return self._native.legal_actions()
-        return super().legal_actions()
 
 
 class Rules(NativeRules, reference.WasabiRules):

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "bindings/common.h"
 #include "games/carcassonne_castle/state.h"
@@ -25,75 +26,21 @@ namespace {
 constexpr int kMaxSeedWords = 8;  // seeds up to 2**256 - 1
 
 // -- Python values in ------------------------------------------------------------------------
-[[noreturn]] void fail(const std::string& field, const std::string& problem) {
-    throw std::invalid_argument(field + ": " + problem);
-}
-
-[[noreturn]] void fail_type(const std::string& field, const std::string& problem) {
-    throw nb::type_error((field + ": " + problem).c_str());
-}
-
-bool is_int(PyObject* v) { return PyLong_Check(v) && !PyBool_Check(v); }
-
-// A Python int (not a bool) that fits int64; false for anything else.
-bool read_int64(PyObject* v, int64_t* out) {
-    if (!is_int(v)) return false;
-    int overflow = 0;
-    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow != 0) return false;
-    if (x == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return false;
-    }
-    *out = x;
-    return true;
-}
-
-int64_t get_int(nb::handle value, const std::string& field, int64_t low, int64_t high) {
-    if (!is_int(value.ptr())) fail_type(field, "not an int");
-    int64_t x;
-    if (!read_int64(value.ptr(), &x) || x < low || x > high) {
-        fail(field, "out of range " + std::to_string(low) + ".." + std::to_string(high));
-    }
-    return x;
-}
+using bge_py::fail;
+using bge_py::fail_type;
+using bge_py::get_int;
+using bge_py::get_str;
+using bge_py::is_int;
+using bge_py::read_int64;
+using bge_py::Seq;
 
 bool is_none(nb::handle value) { return value.ptr() == Py_None; }
 
-std::string get_str(nb::handle value, const std::string& field) {
-    if (!PyUnicode_Check(value.ptr())) fail_type(field, "not a str");
-    Py_ssize_t size = 0;
-    const char* text = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
-    if (text == nullptr) {
-        PyErr_Clear();
-        fail(field, "not a valid str");
-    }
-    return std::string(text, static_cast<size_t>(size));
-}
-
-// A list or tuple, held while its items are read (no Python code runs meanwhile).
-struct Seq {
-    nb::object owner;
-    Py_ssize_t size = 0;
-    PyObject** items = nullptr;
-    nb::handle operator[](Py_ssize_t i) const { return items[i]; }
-};
-
+// A list or tuple of at most max_length entries, or of exactly length (bge_py::get_seq with
+// its two bounds in this file's order).
 Seq get_seq(nb::handle value, const std::string& field, Py_ssize_t max_length = -1,
             Py_ssize_t length = -1) {
-    PyObject* v = value.ptr();
-    if (!PyList_Check(v) && !PyTuple_Check(v)) fail_type(field, "not a list");
-    Seq seq;
-    seq.owner = nb::borrow(value);
-    seq.size = PySequence_Fast_GET_SIZE(v);
-    seq.items = PySequence_Fast_ITEMS(v);
-    if (length >= 0 && seq.size != length) {
-        fail(field, "has " + std::to_string(seq.size) + " entries, not " + std::to_string(length));
-    }
-    if (max_length >= 0 && seq.size > max_length) {
-        fail(field, "more than " + std::to_string(max_length) + " entries");
-    }
-    return seq;
+    return bge_py::get_seq(value, field, length, max_length);
 }
 
 nb::handle get_field(nb::handle dict, const char* name) {
@@ -104,26 +51,7 @@ nb::handle get_field(nb::handle dict, const char* name) {
 
 // An int >= 0 of up to 256 bits as SeedSequence's words (least significant first).
 std::vector<uint32_t> get_seed(nb::handle value, const std::string& field) {
-    PyObject* v = value.ptr();
-    if (!is_int(v)) fail_type(field, "not an int");
-    if (_PyLong_Sign(v) < 0) fail(field, "negative");
-    if (_PyLong_NumBits(v) > 32 * kMaxSeedWords) {
-        fail(field, "above 2**" + std::to_string(32 * kMaxSeedWords) + " - 1");
-    }
-    std::vector<uint32_t> words;
-    nb::object rest = nb::borrow(value);
-    nb::object shift = nb::int_(32);
-    do {
-        const unsigned long long low = PyLong_AsUnsignedLongLongMask(rest.ptr());
-        if (low == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
-            throw nb::python_error();
-        }
-        words.push_back(static_cast<uint32_t>(low & 0xFFFFFFFFu));
-        nb::object next = nb::steal(PyNumber_Rshift(rest.ptr(), shift.ptr()));
-        if (!next.is_valid()) throw nb::python_error();
-        rest = next;
-    } while (_PyLong_Sign(rest.ptr()) != 0);
-    return words;
+    return bge_py::get_seed_words(value, field, kMaxSeedWords);
 }
 
 int checked_seat(nb::handle seat) {
@@ -143,7 +71,10 @@ cc::Config make_config(nb::handle keep_bonus_tiles, nb::handle wall9_points) {
 }
 
 // -- Python values out -----------------------------------------------------------------------
-nb::object py_int(int64_t x) { return nb::steal(PyLong_FromLongLong(x)); }
+using bge_py::list_of;
+using bge_py::py_int;
+using bge_py::tuple_of;
+
 nb::object py_opt(int x) { return x < 0 ? nb::none() : py_int(x); }
 nb::object py_bool(bool x) { return nb::borrow(x ? Py_True : Py_False); }
 nb::object py_str(const std::string& s) {
@@ -155,24 +86,6 @@ nb::object py_str(const std::string& s) {
 // An event of the log: its text, or None where a snapshot held None.
 nb::object py_event(const State& s, const cc::Text& event) {
     return event.type == cc::Text::NONE ? nb::none() : py_str(s.text(event));
-}
-
-template <typename F>
-nb::object tuple_of(int n, F make) {
-    PyObject* t = PyTuple_New(n);
-    if (t == nullptr) throw nb::python_error();
-    nb::object out = nb::steal(t);
-    for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(t, i, make(i).release().ptr());
-    return out;
-}
-
-template <typename F>
-nb::object list_of(int n, F make) {
-    PyObject* l = PyList_New(n);
-    if (l == nullptr) throw nb::python_error();
-    nb::object out = nb::steal(l);
-    for (int i = 0; i < n; ++i) PyList_SET_ITEM(l, i, make(i).release().ptr());
-    return out;
 }
 
 nb::dict config_dict(const cc::Config& config) {
@@ -596,37 +509,62 @@ nb::object castle_bytes(const U* values, int n, int size) {
     PyObject* out = PyBytes_FromStringAndSize(nullptr, Py_ssize_t(sizeof(T)) * size);
     if (out == nullptr) throw nb::python_error();
     T* data = reinterpret_cast<T*>(PyBytes_AS_STRING(out));
-    for (int i = 0; i < n; ++i) data[i] = static_cast<T>(values[i]);
+    if constexpr (std::is_same_v<T, U>) {
+        std::memcpy(data, values, sizeof(T) * size_t(n));
+    } else {
+        for (int i = 0; i < n; ++i) data[i] = static_cast<T>(values[i]);
+    }
     for (int i = n; i < size; ++i) data[i] = T(0);
     return nb::steal(out);
 }
 
-// A set of grid positions as the Python castle's int (bit g: location g).
+// A set of grid positions as the Python castle's int (bit g: location g). Most segments
+// (every one but a feature's root) hold one location: those ints are made once.
 nb::object locs_int(const cc::Locs& locs) {
+    static const nb::object* singles = [] {
+        auto* out = new nb::object[cc::NUM_GRID];  // kept for the life of the module
+        for (int g = 0; g < cc::NUM_GRID; ++g) {
+            nb::object one = py_int(1);
+            out[g] = nb::steal(PyNumber_Lshift(one.ptr(), py_int(g).ptr()));
+            if (!out[g].is_valid()) throw nb::python_error();
+        }
+        return out;
+    }();
+    for (int i = 0; i < 3; ++i) {
+        const uint64_t w = locs.w[i];
+        if (w == 0) continue;
+        bool single = (w & (w - 1)) == 0;
+        for (int j = i + 1; j < 3; ++j) single = single && locs.w[j] == 0;
+        if (single) return singles[64 * i + __builtin_ctzll(w)];
+        break;
+    }
     if (locs.w[1] == 0 && locs.w[2] == 0) {
         return nb::steal(PyLong_FromUnsignedLongLong(locs.w[0]));
     }
-    nb::object value = nb::steal(PyLong_FromUnsignedLongLong(locs.w[2]));
-    const nb::object shift = py_int(64);
-    for (int i = 1; i >= 0; --i) {
-        nb::object shifted = nb::steal(PyNumber_Lshift(value.ptr(), shift.ptr()));
-        if (!shifted.is_valid()) throw nb::python_error();
-        const nb::object word = nb::steal(PyLong_FromUnsignedLongLong(locs.w[i]));
-        value = nb::steal(PyNumber_Or(shifted.ptr(), word.ptr()));
-        if (!value.is_valid()) throw nb::python_error();
+    unsigned char raw[sizeof locs.w];
+    for (int i = 0; i < 3; ++i) {
+        for (int b = 0; b < 8; ++b) {
+            raw[8 * i + b] = static_cast<unsigned char>(locs.w[i] >> (8 * b));
+        }
     }
-    return value;
+    PyObject* value = _PyLong_FromByteArray(raw, sizeof raw, /*little_endian=*/1, /*is_signed=*/0);
+    if (value == nullptr) throw nb::python_error();
+    return nb::steal(value);
 }
 
 // Every buffer of the Python engine's Castle (castle.py, Castle._build) for this position,
-// raw, in its item types: parent, next_seg, seg_grid (bytes of int64), seg_slots (bytes of
-// uint16: the slot set of each segment, for seg_offsets), kind (uint8), open (int16), count
+// raw, in its item types: parent, next_seg, seg_grid (bytes of int64), seg_offsets (a list:
+// per segment the entry of `slot_offsets`, a tuple of 4096, for its slot set), kind, open, count
 // (uint8, seat-major), size (int16), fountain, markets (uint8), locs (list of int), seg_at,
 // root_at, code (int64), key (int64, `key_size` entries: the 76 then zeros), num_segments,
 // followers ({grid: (seat, slot)}, by grid), history ([(cell, code, seat)]) and board
 // (float32: channels 0-97 of seat 0's observation). The glue makes the Castle of them.
-nb::object castle_state(const State& s, int key_size) {
+nb::object castle_state(const State& s, int key_size, nb::handle slot_offsets) {
     const cc::Castle& c = s.castle;
+    if (!PyTuple_Check(slot_offsets.ptr()) ||
+        PyTuple_GET_SIZE(slot_offsets.ptr()) != (1 << cc::NUM_SLOTS)) {
+        fail_type("slot_offsets", "not a tuple of 4096");
+    }
     constexpr int M = cc::MAX_SEGMENTS;
     std::vector<float> observation(cc::OBSERVATION_SIZE);
     s.observation(0, observation.data());
@@ -648,7 +586,10 @@ nb::object castle_state(const State& s, int key_size) {
         castle_bytes<int64_t>(c.parent, M, M),
         castle_bytes<int64_t>(c.next_seg, M, M),
         castle_bytes<int64_t>(c.seg_grid, M, M),
-        castle_bytes<uint16_t>(c.seg_slots, c.num_segments, c.num_segments),
+        list_of(M, [&](int i) {
+            const int slots = i < c.num_segments ? c.seg_slots[i] & 0xfff : 0;
+            return nb::borrow(PyTuple_GET_ITEM(slot_offsets.ptr(), slots));
+        }),
         castle_bytes<uint8_t>(c.kind, M, M),
         castle_bytes<int16_t>(c.open, M, M),
         castle_bytes<uint8_t>(&c.count[0][0], cc::NUM_PLAYERS * M, cc::NUM_PLAYERS * M),
@@ -716,6 +657,16 @@ void bind_carcassonne_castle(nb::module_& m) {
                  s.apply(static_cast<int>(a));
              },
              nb::arg("action").none())
+        .def("try_apply",
+             [](State& s, nb::handle action) {
+                 int a;
+                 if (!bge_py::action_of(action, cc::NUM_ACTIONS, &a) || !s.is_legal(a)) {
+                     return false;
+                 }
+                 s.apply(a);
+                 return true;
+             },
+             nb::arg("action").none(), "apply(action) if it is a legal int; whether it was")
         .def("phase_name", [](const State& s) { return cc::PHASE_NAMES[s.phase]; })
         .def("clone", [](const State& s) { return new State(s); }, nb::rv_policy::take_ownership)
         .def("legal_actions",
@@ -750,10 +701,11 @@ void bind_carcassonne_castle(nb::module_& m) {
         .def("castle_facts", &castle_facts,
              "(placements as (cell, code, seat), followers as {grid: (seat, slot)})")
         .def("castle_state",
-             [](const State& s, nb::handle key_size) {
-                 return castle_state(s, int(get_int(key_size, "key_size", 0, 1024)));
+             [](const State& s, nb::handle key_size, nb::handle slot_offsets) {
+                 return castle_state(s, int(get_int(key_size, "key_size", 0, 1024)),
+                                     slot_offsets);
              },
-             nb::arg("key_size"),
+             nb::arg("key_size"), nb::arg("slot_offsets"),
              "Every buffer of the Python engine's Castle, raw (see castle_from_native)")
         .def("to_dict", &to_dict)
         .def("playout",

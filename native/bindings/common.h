@@ -1,5 +1,7 @@
 // Helpers shared by the game bindings: numpy arrays owned by Python, 128-bit ints, and the
-// checks every value crossing the boundary goes through.
+// checks every value crossing the boundary goes through (ints that refuse bools, actions,
+// seats, strs, lists, seeds as SeedSequence words), with the builders of lists and tuples.
+// A game whose messages differ keeps its own reader on top of these.
 #pragma once
 
 #include <Python.h>
@@ -41,6 +43,14 @@ inline Array1<bool> bool_array(const uint8_t* values, size_t n) {
     return array;
 }
 
+// A numpy bool array of the low n bits of bits (an engine's legal actions as a bit set).
+inline Array1<bool> bits_array(uint64_t bits, size_t n) {
+    bool* data;
+    auto array = new_array<bool>(n, &data);
+    for (size_t i = 0; i < n; ++i) data[i] = (bits >> i) & 1u;
+    return array;
+}
+
 // The float32 array a caller passed in (C-contiguous, 1-d), checked for its length.
 using OutFloats = nb::ndarray<float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 inline float* checked_out(OutFloats& out, size_t n) {
@@ -79,9 +89,16 @@ inline bool action_of(nb::handle action, int num_actions, int* out) {
     return true;
 }
 
+// IndexError "seat N is not a seat (0 to M)" for a seat outside 0 .. num_players - 1.
+inline void check_seat(int64_t seat, int num_players) {
+    if (seat < 0 || seat >= num_players) {
+        throw std::out_of_range("seat " + std::to_string(seat) + " is not a seat (0 to " +
+                                std::to_string(num_players - 1) + ")");
+    }
+}
+
 // A seat from Python: TypeError "seat: not an int" for anything but an int; an int beyond
 // int64 is refused by check_seat as seat -1.
-inline void check_seat(int64_t seat, int num_players);
 inline int seat_of(nb::handle seat, int num_players) {
     int64_t x;
     if (!read_int64(seat.ptr(), &x)) {
@@ -111,6 +128,25 @@ inline bool utf8_of(PyObject* v, std::string* out) {
 
 [[noreturn]] inline void fail_type(const std::string& field, const std::string& problem) {
     throw nb::type_error((field + ": " + problem).c_str());
+}
+
+// An int (not a bool) in low..high: TypeError "<field>: not an int", else ValueError
+// "<field>: out of range low..high".
+inline int64_t get_int(nb::handle value, const std::string& field, int64_t low, int64_t high) {
+    if (!is_int(value)) fail_type(field, "not an int");
+    int64_t x;
+    if (!read_int64(value.ptr(), &x) || x < low || x > high) {
+        fail(field, "out of range " + std::to_string(low) + ".." + std::to_string(high));
+    }
+    return x;
+}
+
+// A str: TypeError "<field>: not a str", ValueError "<field>: not a valid str" (no UTF-8).
+inline std::string get_str(nb::handle value, const std::string& field) {
+    if (!PyUnicode_Check(value.ptr())) fail_type(field, "not a str");
+    std::string text;
+    if (!utf8_of(value.ptr(), &text)) fail(field, "not a valid str");
+    return text;
 }
 
 // A list or tuple, held while its items are read (no Python code runs meanwhile).
@@ -159,6 +195,19 @@ inline std::vector<uint32_t> seed_words(nb::handle seed) {
     return words;
 }
 
+// A seed from Python as seed_words: TypeError "<field>: not an int", ValueError
+// "<field>: negative" or, with max_words > 0, "<field>: above 2**(32 max_words) - 1".
+inline std::vector<uint32_t> get_seed_words(nb::handle value, const std::string& field,
+                                            int max_words = 0) {
+    PyObject* v = value.ptr();
+    if (!is_int(v)) fail_type(field, "not an int");
+    if (_PyLong_Sign(v) < 0) fail(field, "negative");
+    if (max_words > 0 && _PyLong_NumBits(v) > static_cast<size_t>(32 * max_words)) {
+        fail(field, "above 2**" + std::to_string(32 * max_words) + " - 1");
+    }
+    return seed_words(value);
+}
+
 // -- Python values out ----------------------------------------------------------------------
 inline nb::object py_int(long long x) {
     PyObject* value = PyLong_FromLongLong(x);
@@ -185,17 +234,27 @@ nb::object list_of(int n, F make) {
     return out;
 }
 
+// The indices of the set bits of bits, ascending, as a list of ints.
+inline nb::list bits_list(uint64_t bits) {
+    nb::object out = list_of(__builtin_popcountll(bits), [&](int) {
+        const int index = __builtin_ctzll(bits);
+        bits &= bits - 1;
+        return py_int(index);
+    });
+    return nb::steal<nb::list>(out.release());
+}
+
 // The first n of values as a tuple / list of ints.
 template <typename T>
 nb::tuple int_tuple(const T* values, int n) {
-    return nb::steal<nb::tuple>(
-        tuple_of(n, [&](int i) { return py_int(static_cast<long long>(values[i])); }).release());
+    nb::object out = tuple_of(n, [&](int i) { return py_int(static_cast<long long>(values[i])); });
+    return nb::steal<nb::tuple>(out.release());
 }
 
 template <typename T>
 nb::list int_list(const T* values, int n) {
-    return nb::steal<nb::list>(
-        list_of(n, [&](int i) { return py_int(static_cast<long long>(values[i])); }).release());
+    nb::object out = list_of(n, [&](int i) { return py_int(static_cast<long long>(values[i])); });
+    return nb::steal<nb::list>(out.release());
 }
 
 // Python ints of up to 128 bits, to and from unsigned __int128.
@@ -218,14 +277,6 @@ inline bge::u128 u128_from_int(nb::handle value, const char* field) {
     const uint64_t low = PyLong_AsUnsignedLongLongMask(v);
     const uint64_t high64 = PyLong_AsUnsignedLongLongMask(high.ptr());
     return (static_cast<bge::u128>(high64) << 64) | low;
-}
-
-// An action index from Python: any int; out of range is answered by the engine's check.
-inline void check_seat(int64_t seat, int num_players) {
-    if (seat < 0 || seat >= num_players) {
-        throw std::out_of_range("seat " + std::to_string(seat) + " is not a seat (0 to " +
-                                std::to_string(num_players - 1) + ")");
-    }
 }
 
 // numpy's bit_generator.state dict of a PCG64 and back (the snapshot field "rng").

@@ -21,6 +21,7 @@ void bind_core(nb::module_& m) {
         .def_prop_ro("state", [](const Pcg64& rng) { return bge_py::rng_state_dict(rng); })
         .def("next_uint64", &Pcg64::next_uint64)
         .def("next_uint32", &Pcg64::next_uint32)
+        .def("random", &Pcg64::random, "rng.random(): a float in [0, 1)")
         .def("integers", &Pcg64::integers, nb::arg("high"), "rng.integers(high)")
         .def("permutation", &Pcg64::permutation, nb::arg("n"), "rng.permutation(n)")
         .def(

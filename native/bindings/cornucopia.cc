@@ -376,20 +376,9 @@ void bind_cornucopia(nb::module_& m) {
              },
              nb::arg("action").none())
         .def("legal_mask",
-             [](const State& s) {
-                 const uint32_t bits = s.legal_bits();
-                 uint8_t values[cc::kNumActions];
-                 for (int a = 0; a < cc::kNumActions; ++a) values[a] = (bits >> a) & 1u;
-                 return bge_py::bool_array(values, cc::kNumActions);
-             })
+             [](const State& s) { return bge_py::bits_array(s.legal_bits(), cc::kNumActions); })
         .def("legal_actions",
-             [](const State& s) {
-                 nb::list out;
-                 for (uint32_t bits = s.legal_bits(); bits; bits &= bits - 1) {
-                     out.append(__builtin_ctz(bits));
-                 }
-                 return out;
-             })
+             [](const State& s) { return bge_py::bits_list(s.legal_bits()); })
         .def("apply",
              [](State& s, nb::handle action) {
                  int a;

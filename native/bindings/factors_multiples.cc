@@ -25,33 +25,18 @@ const char* const kGameName = "factors_multiples";
 // -- Python values in ------------------------------------------------------------------------
 using bge_py::fail;
 using bge_py::fail_type;
+using bge_py::get_int;
+using bge_py::get_str;
 using bge_py::get_seq;
 using bge_py::is_int;
 using bge_py::read_int64;
 using bge_py::Seq;
-
-// A checked int field in low..high.
-int64_t get_int(nb::handle value, const std::string& field, int64_t low, int64_t high) {
-    if (!is_int(value.ptr())) fail_type(field, "not an int");
-    int64_t x;
-    if (!read_int64(value.ptr(), &x) || x < low || x > high) {
-        fail(field, "out of range " + std::to_string(low) + ".." + std::to_string(high));
-    }
-    return x;
-}
 
 bool is_none(nb::handle value) { return value.ptr() == Py_None; }
 
 bool get_bool(nb::handle value, const std::string& field) {
     if (!PyBool_Check(value.ptr())) fail_type(field, "not a bool");
     return value.ptr() == Py_True;
-}
-
-std::string get_str(nb::handle value, const std::string& field) {
-    if (!PyUnicode_Check(value.ptr())) fail_type(field, "not a str");
-    std::string text;
-    if (!bge_py::utf8_of(value.ptr(), &text)) fail(field, "not a valid str");
-    return text;
 }
 
 // Distinct card ids 0..51, in order.
@@ -70,13 +55,7 @@ void get_cards(nb::handle value, const std::string& field, fm::CardList* out) {
 
 // An int >= 0 of up to 256 bits as SeedSequence's words.
 fm::Seed get_seed(nb::handle value, const std::string& field) {
-    PyObject* v = value.ptr();
-    if (!is_int(v)) fail_type(field, "not an int");
-    if (_PyLong_Sign(v) < 0) fail(field, "negative");
-    if (_PyLong_NumBits(v) > 32 * fm::kMaxSeedWords) {
-        fail(field, "above 2**" + std::to_string(32 * fm::kMaxSeedWords) + " - 1");
-    }
-    const std::vector<uint32_t> words = bge_py::seed_words(value);
+    const std::vector<uint32_t> words = bge_py::get_seed_words(value, field, fm::kMaxSeedWords);
     fm::Seed seed;
     seed.count = static_cast<uint8_t>(words.size());
     for (size_t i = 0; i < words.size(); ++i) seed.words[i] = words[i];
@@ -617,21 +596,9 @@ void bind_factors_multiples(nb::module_& m) {
              },
              nb::arg("action").none())
         .def("legal_mask",
-             [](const State& s) {
-                 const uint64_t mask = s.legal_mask();
-                 uint8_t bytes[fm::kNumActions];
-                 for (int a = 0; a < fm::kNumActions; ++a) bytes[a] = (mask >> a) & 1u;
-                 return bge_py::bool_array(bytes, fm::kNumActions);
-             })
+             [](const State& s) { return bge_py::bits_array(s.legal_mask(), fm::kNumActions); })
         .def("legal_actions",
-             [](const State& s) {
-                 uint64_t mask = s.legal_mask();
-                 return list_of(__builtin_popcountll(mask), [&](int) {
-                     const int action = __builtin_ctzll(mask);
-                     mask &= mask - 1;
-                     return py_int(action);
-                 });
-             },
+             [](const State& s) { return bge_py::bits_list(s.legal_mask()); },
              "The legal actions, ascending (a list)")
         .def("try_apply",
              [](State& s, nb::handle action) {

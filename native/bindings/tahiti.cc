@@ -26,7 +26,7 @@ constexpr int MAX_ROUNDS_LIMIT = 1000000;
 [[noreturn]] void invalid(const std::string& message) { throw std::invalid_argument(message); }
 
 // -- values from Python ------------------------------------------------------------------------
-bool is_int(PyObject* v) { return PyLong_Check(v) && !PyBool_Check(v); }
+using bge_py::is_int;
 
 // An int (not a bool) within [low, high], else ValueError naming the field.
 int64_t read_int(nb::handle value, const std::string& field, int64_t low, int64_t high) {
@@ -43,16 +43,8 @@ int64_t read_int(nb::handle value, const std::string& field, int64_t low, int64_
 
 // An action from Python: its value if it is an int in 0..68, else -1 (any other object).
 int action_index(nb::handle value) {
-    PyObject* v = value.ptr();
-    if (!is_int(v)) return -1;
-    int overflow = 0;
-    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (x == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return -1;
-    }
-    if (overflow || x < 0 || x >= NUM_ACTIONS) return -1;
-    return static_cast<int>(x);
+    int action;
+    return bge_py::action_of(value, NUM_ACTIONS, &action) ? action : -1;
 }
 
 int read_seat(nb::handle value, int num_players) {
@@ -175,35 +167,12 @@ Pcg64 rng_from_seed(nb::handle seed) {
     PyObject* v = seed.ptr();
     if (!is_int(v)) invalid("seed: not an integer");
     if (_PyLong_Sign(v) < 0) invalid("seed: must be >= 0");
-    std::vector<uint32_t> words;
-    nb::object rest = nb::borrow(seed);
-    const nb::object shift = nb::int_(32);
-    if (_PyLong_Sign(v) == 0) words.push_back(0);
-    while (_PyLong_Sign(rest.ptr()) > 0) {
-        words.push_back(static_cast<uint32_t>(PyLong_AsUnsignedLongLongMask(rest.ptr()) & 0xFFFFFFFFull));
-        nb::object next = nb::steal(PyNumber_Rshift(rest.ptr(), shift.ptr()));
-        if (!next.is_valid()) throw nb::python_error();
-        rest = next;
-    }
-    return Pcg64::from_entropy(words);
+    return Pcg64::from_entropy(bge_py::seed_words(seed));
 }
 
 // -- values to Python ---------------------------------------------------------------------------
-template <typename T>
-nb::tuple int_tuple(const T* values, int n) {
-    PyObject* tuple = PyTuple_New(n);
-    if (!tuple) throw nb::python_error();
-    for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(static_cast<long>(values[i])));
-    return nb::steal<nb::tuple>(tuple);
-}
-
-template <typename T>
-nb::list int_list(const T* values, int n) {
-    PyObject* list = PyList_New(n);
-    if (!list) throw nb::python_error();
-    for (int i = 0; i < n; ++i) PyList_SET_ITEM(list, i, PyLong_FromLong(static_cast<long>(values[i])));
-    return nb::steal<nb::list>(list);
-}
+using bge_py::int_list;
+using bge_py::int_tuple;
 
 nb::frozenset int_frozenset(const int* values, int n) {
     nb::frozenset out;
@@ -596,6 +565,14 @@ void bind_tahiti(nb::module_& m) {
                  s.state.apply(action_index(action));
              },
              nb::arg("action").none())
+        .def("try_apply",
+             [](TahitiState& s, nb::handle action) {
+                 const int a = action_index(action);
+                 if (a < 0 || !s.state.is_legal(a)) return false;
+                 s.state.apply(a);
+                 return true;
+             },
+             nb::arg("action").none(), "apply(action) if it is a legal int; whether it was")
         .def("phase_name", [](const TahitiState& s) { return std::string(s.state.phase_name()); })
         .def("clone", [](const TahitiState& s) { return TahitiState(s); })
         .def("scores",

@@ -33,25 +33,12 @@ const char* const OPTION_NAMES[] = {"style_either_direction", "gift_excludes_mak
                                     "hide_opponent_hands", "max_turns", "start_player"};
 
 // -- Python objects out -------------------------------------------------------------------------
-inline nb::object py_int(long value) { return nb::steal(PyLong_FromLong(value)); }
+using bge_py::py_int;
 inline nb::object py_opt(int value) { return value == NONE ? nb::none() : py_int(value); }
 inline nb::object py_bool(bool value) { return nb::borrow(value ? Py_True : Py_False); }
 
-template <typename T>
-nb::tuple int_tuple(const T* values, int n) {
-    PyObject* t = PyTuple_New(n);
-    if (!t) throw nb::python_error();
-    for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLong(static_cast<long>(values[i])));
-    return nb::steal<nb::tuple>(t);
-}
-
-template <typename T>
-nb::list int_list(const T* values, int n) {
-    PyObject* l = PyList_New(n);
-    if (!l) throw nb::python_error();
-    for (int i = 0; i < n; ++i) PyList_SET_ITEM(l, i, PyLong_FromLong(static_cast<long>(values[i])));
-    return nb::steal<nb::list>(l);
-}
+using bge_py::int_list;
+using bge_py::int_tuple;
 
 nb::tuple tuple_of(std::vector<nb::object>& items) {
     PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(items.size()));
@@ -76,19 +63,10 @@ constexpr long long INT_BOUND = 1LL << 30;
     throw std::invalid_argument("invalid wasabi snapshot: " + field + ": " + message);
 }
 
-bool is_int(nb::handle value) {
-    return PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr());
-}
+using bge_py::is_int;
 
-// An int of any size as int64, or false where it does not fit.
-bool int64_of(nb::handle value, int64_t& out) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-    if (overflow) return false;
-    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-    out = v;
-    return true;
-}
+// An int (not a bool) that fits int64, or false.
+bool int64_of(nb::handle value, int64_t& out) { return bge_py::read_int64(value.ptr(), &out); }
 
 int read_int(nb::handle value, const std::string& field, long long low = -INT_BOUND,
              long long high = INT_BOUND) {
@@ -424,18 +402,7 @@ nb::tuple view_fields(const State& s, int seat) {
 
 // A seed of any size as numpy's SeedSequence words (least significant first; [0] for 0).
 std::vector<uint32_t> entropy_words(nb::handle seed) {
-    if (!is_int(seed)) throw nb::type_error("seed: not an int");
-    if (_PyLong_Sign(seed.ptr()) < 0) throw std::invalid_argument("seed: negative");
-    std::vector<uint32_t> words;
-    nb::object x = nb::borrow(seed);
-    const nb::object mask = nb::int_(0xFFFFFFFFu);
-    const nb::object shift = nb::int_(32);
-    do {
-        nb::object low = x & mask;
-        words.push_back(static_cast<uint32_t>(PyLong_AsUnsignedLong(low.ptr())));
-        x = x >> shift;
-    } while (PyObject_IsTrue(x.ptr()));
-    return words;
+    return bge_py::get_seed_words(seed, "seed");
 }
 
 // An action from Python (an int of any size), or -1 when it is no action index.
@@ -447,13 +414,7 @@ int64_t action_index(nb::handle action) {
 }
 
 // A seat from Python: an int (not a bool) 0..num_players - 1.
-int seat_of(const State& s, nb::handle seat) {
-    if (!is_int(seat)) throw nb::type_error("seat: not an int");
-    int64_t v;
-    if (!int64_of(seat, v)) v = -1;
-    bge_py::check_seat(v, s.num_players);
-    return static_cast<int>(v);
-}
+int seat_of(const State& s, nb::handle seat) { return bge_py::seat_of(seat, s.num_players); }
 
 }  // namespace
 
@@ -531,6 +492,14 @@ void bind_wasabi(nb::module_& m) {
                  s.apply(static_cast<int>(a));
              },
              nb::arg("action"))
+        .def("try_apply",
+             [](State& s, nb::handle action) {
+                 int a;
+                 if (!bge_py::action_of(action, NUM_ACTIONS, &a) || !s.is_legal(a)) return false;
+                 s.apply(a);
+                 return true;
+             },
+             nb::arg("action").none(), "apply(action) if it is a legal int; whether it was")
         .def("clone", [](const State& s) { return State(s); })
         .def("scores", &State::scores)
         .def("score_keys", &State::score_keys)

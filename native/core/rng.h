@@ -118,6 +118,12 @@ public:
         return static_cast<uint32_t>(next & 0xFFFFFFFFu);
     }
 
+    // rng.random(): a double in [0, 1) from the top 53 bits of one 64-bit draw
+    // (pcg64_next_double). The half of a draw kept for 32-bit draws stays as it is.
+    double random() {
+        return static_cast<double>(next_uint64() >> 11) * (1.0 / 9007199254740992.0);  // 2**-53
+    }
+
     // rng.integers(high) for 1 <= high <= 2**63: a draw in [0, high) (Generator.integers,
     // int64).
     uint64_t integers(uint64_t high) {

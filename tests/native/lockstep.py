@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import numpy as np
+import pytest
 
 from boardgame_envs import make_rules
 from boardgame_envs.core.native import native_games
@@ -24,6 +25,50 @@ def engines(game: str) -> tuple[Any, Any]:
 
 def has_native(game: str) -> bool:
     return game in native_games()
+
+
+def native_marks(game: str) -> list[pytest.MarkDecorator]:
+    """A native test module's ``pytestmark``: marked ``native``, skipped where the build does
+    not hold ``game``."""
+    return [
+        pytest.mark.native,
+        pytest.mark.skipif(not has_native(game), reason=f"{game}'s native engine is not built"),
+    ]
+
+
+def advance(state: State, steps: int, seed: int) -> State:
+    """``state`` after ``steps`` moves drawn by ``random.Random(seed)`` (fewer at the end)."""
+    moves = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(moves.choice(state.legal_actions()))
+    return state
+
+
+def bad_actions(action_size: int) -> list[Any]:
+    """Actions no position takes: out of range, beyond int64, bools, other types, numpy
+    scalars and arrays (compared between the engines with :func:`same_errors`)."""
+    return [
+        -1,
+        action_size,
+        1000,
+        -(2**70),
+        2**70,
+        2**64,
+        True,
+        False,
+        2.0,
+        "3",
+        None,
+        [1],
+        np.int64(-1),
+        np.int64(action_size),
+        np.array(45),
+        np.array([1]),
+        np.float32(1.0),
+        np.bool_(True),
+    ]
 
 
 def snapshot_text(state: State) -> str:

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import copy
 import random
+from array import array
 
 import numpy as np
 import pytest
 
+from agents.base import make_agent
 from boardgame_envs import engine_info
+from boardgame_envs.carcassonne_castle.castle import Castle
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidStateError
 from tests.native.lockstep import (
+    advance,
     assert_same_position,
+    bad_actions,
     continue_lockstep,
     engines,
-    has_native,
+    native_marks,
     play_lockstep,
     same_errors,
     snapshot_text,
@@ -28,10 +33,7 @@ from tests.native.lockstep import (
 )
 
 GAME = "carcassonne_castle"
-pytestmark = [
-    pytest.mark.native,
-    pytest.mark.skipif(not has_native(GAME), reason="carcassonne_castle is not compiled"),
-]
+pytestmark = native_marks(GAME)
 
 #: Every option at its bounds and its default (and both together).
 OPTIONS = [
@@ -50,13 +52,7 @@ RARE_PHASE_SEEDS = (17, 18, 32)
 def random_state(seed: int, steps: int, **options):
     """A Python-engine state ``steps`` random moves into a seeded game."""
     python_rules, _ = engines(GAME)
-    state = python_rules.new_state(2, seed=seed, **options)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return advance(python_rules.new_state(2, seed=seed, **options), steps, seed)
 
 
 def playout_lockstep(seed: int, views_every: int = 3) -> set[str]:
@@ -195,27 +191,7 @@ def test_invalid_snapshots_raise_the_same_errors():
 
 
 # -- errors ------------------------------------------------------------------------------------
-BAD_ACTIONS = [
-    -1,
-    326,
-    1000,
-    -(2**70),
-    2**70,
-    2**64,
-    True,
-    False,
-    2.0,
-    "3",
-    None,
-    [1],
-    np.int64(-1),
-    np.int64(326),
-    np.uint8(250),
-    np.array(45),
-    np.array([1]),
-    np.float32(1.0),
-    np.bool_(True),
-]
+BAD_ACTIONS = [*bad_actions(326), np.uint8(250)]
 
 
 def test_illegal_actions_raise_the_same_errors_and_change_nothing():
@@ -376,6 +352,109 @@ def test_native_views_castles_equal_the_reference():
     for name in ("parent", "kind", "open", "count", "size", "seg_at", "root_at", "key", "board"):
         assert getattr(rebuilt, name) == getattr(castle, name), name
     assert rebuilt.num_segments == castle.num_segments and rebuilt.locs == castle.locs
+
+
+#: Castle attributes that are caches made on first use (None in a fresh castle).
+CASTLE_CACHES = ("_arrays", "_parts", "_keys")
+
+
+def assert_same_castle(expected: Castle, got: Castle) -> None:
+    """Every attribute of the Python engine's castle, value and type (arrays by typecode and
+    bytes, lists item by item); ``followers`` as a dict (the compiled castle lists them by
+    grid position, the Python one by when they were put)."""
+    for name in Castle.__slots__:
+        if name in CASTLE_CACHES:
+            continue
+        want, have = getattr(expected, name), getattr(got, name)
+        assert type(have) is type(want), (name, type(have), type(want))
+        if isinstance(want, array):
+            assert have.typecode == want.typecode and have.tobytes() == want.tobytes(), name
+        elif isinstance(want, list):
+            assert have == want, name
+            assert [type(x) for x in have] == [type(x) for x in want], name
+            for x, y in zip(have, want, strict=True):
+                if isinstance(y, tuple):
+                    assert [type(v) for v in x] == [type(v) for v in y], name
+        elif isinstance(want, dict):
+            assert have == want, name
+            assert all(type(k) is int and type(v) is tuple for k, v in have.items()), name
+        else:
+            assert have == want, name
+    for name, view in got.arrays().items():
+        other = expected.arrays()[name]
+        assert view.dtype == other.dtype and view.shape == other.shape, name
+        assert view.tobytes() == other.tobytes(), name
+    assert got._keys is None or got._key_view().tobytes() == expected._key_view().tobytes()
+
+
+@pytest.mark.parametrize(
+    "options", OPTIONS, ids=lambda o: ",".join(map(str, o.items())) or "default"
+)
+def test_native_castles_equal_the_reference_at_every_step(options):
+    """Along lockstep games the castle of the native state and of both its views is the
+    Python state's, attribute for attribute; the views of one position share it, a new
+    position makes a new one and leaves the old one as it was."""
+    python_rules, native_rules = engines(GAME)
+    for seed in range(5):
+        python_state = python_rules.new_state(2, seed=500 + seed, **options)
+        native_state = native_rules.new_state(2, seed=500 + seed, **options)
+        moves = random.Random(seed)
+        previous = None
+        steps = 0
+        while True:
+            castle = native_state.castle
+            assert_same_castle(python_state.castle, castle)
+            views = [native_state.view(seat) for seat in range(2)]
+            assert views[0].castle is castle and views[1].castle is castle
+            if previous is not None:
+                old_castle, old_state = previous
+                assert old_castle is not castle
+                assert_same_castle(old_state.castle, old_castle)  # left as it was
+            if python_state.is_terminal():
+                break
+            steps += 1
+            previous = (castle, python_state.clone()) if steps % 10 == 0 else None
+            action = moves.choice(python_state.legal_actions())
+            python_state.apply(action)
+            native_state.apply(action)
+        # a snapshot's castle is the reference's rebuild of it
+        rebuilt = python_rules.from_dict(python_state.to_dict())
+        assert_same_castle(rebuilt.castle, native_rules.from_dict(rebuilt.to_dict()).castle)
+
+
+def test_native_view_castles_are_made_when_read():
+    """A view made before the state's castle was read makes it, and the state then shares
+    it; a playout makes the next one afresh."""
+    python_rules, native_rules = engines(GAME)
+    python_state = random_state(31, 40)
+    native_state = native_rules.from_reference(python_state)
+    view = native_state.view(native_state.current_player)
+    assert_same_castle(python_state.castle, view.castle)
+    assert native_state.castle is view.castle
+    native_state.playout(seed=5)
+    assert native_state.castle is not view.castle
+    assert_same_castle(python_state.castle, view.castle)
+    assert_same_castle(python_rules.from_dict(native_state.to_dict()).castle, native_state.castle)
+
+
+def test_heuristic_plays_the_same_moves_on_both_engines():
+    """The heuristic reads the native views' castles: the same moves as on the Python
+    engine over 30 seeded games."""
+    python_rules, native_rules = engines(GAME)
+    for seed in range(30):
+        states = [rules.new_state(2, seed=seed) for rules in (python_rules, native_rules)]
+        agents = [make_agent("heuristic", GAME) for _ in states]
+        for agent in agents:
+            agent.reset(seed)
+        while not states[0].is_terminal():
+            moves = [
+                agent.act(state.view(state.current_player))
+                for agent, state in zip(agents, states, strict=True)
+            ]
+            assert moves[0] == moves[1], seed
+            for state in states:
+                state.apply(moves[0])
+        assert states[1].is_terminal() and states[1].scores() == states[0].scores()
 
 
 # -- fuzz: the compiled class never crashes ----------------------------------------------------

@@ -19,7 +19,7 @@ from tests.native.lockstep import (
     assert_same_position,
     continue_lockstep,
     engines,
-    has_native,
+    native_marks,
     play_lockstep,
     same_errors,
     snapshot_text,
@@ -27,10 +27,7 @@ from tests.native.lockstep import (
 )
 
 GAME = "cornucopia"
-pytestmark = [
-    pytest.mark.native,
-    pytest.mark.skipif(not has_native(GAME), reason="the native cornucopia engine is not built"),
-]
+pytestmark = native_marks(GAME)
 
 #: Every player count with and without ``variant_red3`` (the game's one option).
 CONFIGS = [(n, variant) for n in (2, 3, 4, 5) for variant in (False, True)]

@@ -17,10 +17,12 @@ import pytest
 from boardgame_envs import engine_info
 from boardgame_envs.core.native import native_module
 from tests.native.lockstep import (
+    advance,
     assert_same_position,
+    bad_actions,
     continue_lockstep,
     engines,
-    has_native,
+    native_marks,
     play_lockstep,
     same_errors,
     snapshot_text,
@@ -28,10 +30,7 @@ from tests.native.lockstep import (
 )
 
 GAME = "factors_multiples"
-pytestmark = [
-    pytest.mark.native,
-    pytest.mark.skipif(not has_native(GAME), reason="factors_multiples is not compiled"),
-]
+pytestmark = native_marks(GAME)
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 #: Every option, each value other than the default at least once (and all together).
@@ -60,13 +59,7 @@ def rules_pair():
 def random_state(num_players: int, seed: int, steps: int, **options):
     """A Python-engine state ``steps`` random moves into a seeded match."""
     python_rules, _ = rules_pair()
-    state = python_rules.new_state(num_players, seed=seed, **options)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return advance(python_rules.new_state(num_players, seed=seed, **options), steps, seed)
 
 
 # -- lockstep ----------------------------------------------------------------------------------
@@ -122,28 +115,7 @@ def test_every_phase_loads_natively_and_plays_on():
 
 
 # -- errors ------------------------------------------------------------------------------------
-BAD_ACTIONS = [
-    -1,
-    40,
-    41,
-    1000,
-    -(2**70),
-    2**70,
-    2**64,
-    True,
-    False,
-    2.0,
-    "3",
-    None,
-    [1],
-    np.int64(-1),
-    np.int64(40),
-    np.uint8(200),
-    np.array(45),
-    np.array([1]),
-    np.float32(1.0),
-    np.bool_(True),
-]
+BAD_ACTIONS = [*bad_actions(40), 41, np.uint8(200)]
 
 
 @pytest.mark.parametrize("num_players", PLAYER_COUNTS)

@@ -49,6 +49,21 @@ def test_bounded_integers_match(seed):
     assert rng.state == reference.bit_generator.state
 
 
+@pytest.mark.parametrize("seed", [0, 5, 2**40 + 3])
+def test_random_floats_match_and_keep_the_32_bit_half(seed):
+    """rng.random() as numpy draws it, between 32-bit draws: the half of a 64-bit draw that
+    integers() keeps for the next 32-bit draw is left for it, as numpy leaves it."""
+    reference = np.random.default_rng(seed)
+    rng = native.Pcg64.from_seed(seed)
+    assert [rng.random() for _ in range(7)] == reference.random(7).tolist()
+    for k in range(1, 6):
+        assert rng.integers(1000) == int(reference.integers(1000))  # buffers half a draw
+        assert [rng.random() for _ in range(k)] == reference.random(k).tolist()
+        assert rng.state == reference.bit_generator.state
+    assert rng.integers(6) == int(reference.integers(6))
+    assert rng.state == reference.bit_generator.state
+
+
 def test_integers_with_size_draw_one_after_another():
     reference = np.random.default_rng(11)
     rng = native.Pcg64.from_seed(11)

@@ -21,19 +21,15 @@ from tests.native.lockstep import (
     assert_same_position,
     continue_lockstep,
     engines,
-    has_native,
+    native_marks,
     play_lockstep,
     same_errors,
     snapshot_text,
     snapshots_cross_over,
 )
 
-pytestmark = [
-    pytest.mark.native,
-    pytest.mark.skipif(not has_native("tahiti"), reason="tahiti's native engine is not built"),
-]
-
 GAME = "tahiti"
+pytestmark = native_marks(GAME)
 COUNTS = (2, 3, 4)
 
 

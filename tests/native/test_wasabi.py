@@ -15,34 +15,22 @@ from boardgame_envs import InvalidConfigError, InvalidStateError, engine_info
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import IllegalActionError
 from tests.native.lockstep import (
+    advance,
     engines,
-    has_native,
+    native_marks,
     play_lockstep,
     same_errors,
     snapshot_text,
     snapshots_cross_over,
 )
 
-pytestmark = [
-    pytest.mark.native,
-    pytest.mark.skipif(not has_native("wasabi"), reason="no native wasabi engine in this build"),
-]
-
 GAME = "wasabi"
+pytestmark = native_marks(GAME)
 PLAYERS = (2, 3, 4)
 
 
 def rules():
     return engines(GAME)
-
-
-def advance(state, steps: int, seed: int):
-    moves = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(moves.choice(state.legal_actions()))
-    return state
 
 
 # -- lockstep ----------------------------------------------------------------------------------

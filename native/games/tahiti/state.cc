@@ -8,11 +8,6 @@ namespace bge::tahiti {
 
 namespace {
 
-// numpy's Generator.random(): a double in [0, 1) from the top 53 bits of one 64-bit draw.
-double next_double(Pcg64& rng) {
-    return static_cast<double>(rng.next_uint64() >> 11) * (1.0 / 9007199254740992.0);
-}
-
 int sum_goods(const int counts[NUM_GOODS]) {
     int total = 0;
     for (int g = 0; g < NUM_GOODS; ++g) total += counts[g];
@@ -421,7 +416,7 @@ int State::draw(int count, uint8_t out[3]) {
     if (count > total) count = total;
     if (count > 3) count = 3;  // never more than 3 draws (bounty, fishing)
     for (int i = 0; i < count; ++i) {
-        int x = static_cast<int>(next_double(rng) * static_cast<double>(total));
+        int x = static_cast<int>(rng.random() * static_cast<double>(total));
         int g = 0;
         while (g < NUM_GOODS - 1 && x >= bag[g]) {
             x -= bag[g];
