@@ -8,7 +8,6 @@ reseeds, so a seeded game is reproducible with its agents.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -86,8 +85,13 @@ AGENT_KINDS = (
 )
 
 
-def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
-    """An agent by name: ``random``, ``heuristic``, ``ismcts[:options]`` or ``ppo:<path>``."""
+def make_agent(
+    spec: str, game: str, seed: int | None = None, engine: str | None = None
+) -> Agent:
+    """An agent by name: ``random``, ``heuristic``, ``ismcts[:options]`` or ``ppo:<path>``.
+
+    ``engine`` picks the heuristic's twin ("python": the reference, "native": the compiled
+    one; None: the one of the engine in use); both play the same moves."""
     if spec == "ismcts" or spec.startswith("ismcts:"):
         from agents.search import make_search_agent
 
@@ -95,11 +99,9 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     if spec == "random":
         return RandomAgent(seed)
     if spec == "heuristic":
-        try:
-            module = importlib.import_module(f"agents.heuristic.{game}")
-        except ModuleNotFoundError as error:
-            raise InvalidConfigError(f"no heuristic agent for game {game!r}") from error
-        return module.HeuristicAgent(seed)
+        from agents.heuristic import make_heuristic
+
+        return make_heuristic(game, seed, engine)
     if spec.startswith("ppo:"):
         from agents.ppo import PPOAgent
 

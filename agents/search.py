@@ -394,7 +394,7 @@ class ISMCTSAgent(Agent):
         if needs_heuristic and heuristic is None:
             from agents.base import make_agent
 
-            heuristic = make_agent("heuristic", game)
+            heuristic = make_agent("heuristic", game, engine="python")
         self.heuristic = heuristic
         self.searched_phases = _named_phases(game, self.rules.phases, self.options.phases)
         self.mid_phases = _named_phases(

@@ -45,7 +45,7 @@ def move_digest(game: str, engine: str, games: int = 8, num_players: int = 2, **
     digest = hashlib.sha256()
     for seed in range(games):
         state = rules.new_state(num_players, seed=seed, **options)
-        players = [make_agent("heuristic", game) for _ in range(num_players)]
+        players = [make_agent("heuristic", game, engine=engine) for _ in range(num_players)]
         for seat, player in enumerate(players):
             player.reset(seed * 10 + seat)
         while not state.is_terminal():

@@ -168,6 +168,75 @@ def determinizations_rate(rules, positions: list, seconds: float, seed: int) -> 
     return done / (time.process_time() - start)
 
 
+def heuristic_rate(game: str, engine: str, positions: list, seconds: float) -> float:
+    """Heuristic decisions/s: the game's heuristic on the engine's views (made beforehand)
+    of the mover in each position: the reference on the Python engine, the compiled twin
+    on the native one."""
+    from agents.base import make_agent
+
+    agent = make_agent("heuristic", game, seed=0, engine=engine)
+    views = [p.view(p.current_player) for p in positions if len(p.legal_actions()) > 1]
+    done = 0
+    start = time.process_time()
+    while done % CLOCK_EVERY or time.process_time() - start < seconds:
+        agent.act(views[done % len(views)])
+        done += 1
+    return done / (time.process_time() - start)
+
+
+def heuristic_playout_rate(positions: list, seconds: float, seed: int) -> float:
+    """Decisions/s of heuristic playouts to the end (the search's rollouts): the native
+    engine's ``playout(policy="heuristic")``, the reference heuristic move by move on the
+    Python engine."""
+    from agents.heuristic import heuristic_playout
+
+    decisions, done = 0, 0
+    start = time.process_time()
+    while done < 5 or time.process_time() - start < seconds:
+        decisions += heuristic_playout(positions[done % len(positions)].clone(), seed + done)
+        done += 1
+    return decisions / (time.process_time() - start)
+
+
+def single_agent_rate(game: str, engine: str, seconds: float, seed: int) -> float:
+    """Learner steps/s of one single-agent env (mask appended to the observation) with
+    the heuristic as the opponent, the learner playing uniformly random legal moves."""
+    from boardgame_envs.registry import make_single_agent
+
+    env = make_single_agent(game, opponent="heuristic", engine=engine, observe_mask=True)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = 0
+    start = time.process_time()
+    while steps % CLOCK_EVERY or time.process_time() - start < seconds:
+        legal = np.flatnonzero(env.action_masks())
+        _, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
+        if terminated or truncated:
+            env.reset()
+        steps += 1
+    return steps / (time.process_time() - start)
+
+
+VEC_ENVS = 64
+
+
+def vector_rate(game: str, seconds: float, seed: int) -> float:
+    """Learner steps/s (summed over the envs) of ``make_vec`` with ``VEC_ENVS`` envs and
+    heuristic opponents, the learners playing uniformly random legal moves."""
+    from boardgame_envs.vector import make_vec
+
+    env = make_vec(game, VEC_ENVS, opponent="heuristic", seed=seed)
+    rng = np.random.default_rng(seed)
+    env.reset()
+    steps = 0
+    start = time.process_time()
+    while steps < 10 * VEC_ENVS or time.process_time() - start < seconds:
+        masks = env.action_masks()
+        env.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        steps += VEC_ENVS
+    return steps / (time.process_time() - start)
+
+
 def learner_rate(game: str, steps: int, **train_args) -> float:
     """PPO learner steps per second of wall-clock time (the env workers run in processes of
     their own) with ``train``'s defaults for ``game``, timed after one rollout (which
@@ -239,6 +308,21 @@ def measure_row(game: str, engine: str, n: int, args: Args, c4: list[float]) -> 
             lambda r: determinizations_rate(rules, positions, args.seconds, args.seed + r),
             args.repeats,
         )
+        row["heuristic_decisions_per_s"] = best(
+            lambda r: heuristic_rate(game, engine, positions, args.seconds), args.repeats
+        )
+        row["heuristic_playout_decisions_per_s"] = best(
+            lambda r: heuristic_playout_rate(positions, args.seconds, args.seed + r),
+            args.repeats,
+        )
+        row["single_agent_steps_per_s"] = best(
+            lambda r: single_agent_rate(game, engine, args.seconds, args.seed + r),
+            args.repeats,
+        )
+        if engine == "native":
+            row["vector_steps_per_s"] = best(
+                lambda r: vector_rate(game, args.seconds, args.seed + r), args.repeats
+            )
     return row
 
 
@@ -285,15 +369,40 @@ def print_table(rows: list[dict]) -> None:
             print(f"{'':<20}{'':>2} {'speed-up':<8}{ratios}")
     searched = [r for r in rows if "playouts_per_s" in r]
     if searched:
-        print(
-            f"\n{'search (2 players)':<20}{'':>2} {'engine':<8}{'playouts/s':>12}"
-            f"{'determinizations/s':>20}"
+        print_agent_table(searched)
+
+
+AGENT_COLUMNS = [  # (key, heading, width): search and training paths, 2 players
+    ("playouts_per_s", "playouts/s", 12),
+    ("determinizations_per_s", "determ./s", 11),
+    ("heuristic_decisions_per_s", "heur./s", 10),
+    ("heuristic_playout_decisions_per_s", "heur.playout/s", 15),
+    ("single_agent_steps_per_s", "1-env/s", 10),
+    ("vector_steps_per_s", f"vec{VEC_ENVS}/s", 11),
+]
+
+
+def print_agent_table(rows: list[dict]) -> None:
+    """Search and training paths (2 players): a row per engine, then native/python ratios;
+    the batched env (native only) is compared with the Python engine's single env."""
+    head = "".join(f"{h:>{w}}" for _, h, w in AGENT_COLUMNS)
+    print(f"\n{'search, training (2p)':<22} {'engine':<8}{head}")
+    for row in rows:
+        cells = "".join(
+            f"{row[k]:>{w},.0f}" if k in row else f"{'-':>{w}}" for k, _, w in AGENT_COLUMNS
         )
-        for row in searched:
-            print(
-                f"{row['game']:<20}{'':>2} {row['engine']:<8}{row['playouts_per_s']:>12,.1f}"
-                f"{row['determinizations_per_s']:>20,}"
+        print(f"{row['game']:<22} {row['engine']:<8}{cells}")
+        python = next(
+            (r for r in rows if r["engine"] == "python" and r["game"] == row["game"]), None
+        )
+        if row["engine"] == "native" and python is not None:
+            # the batched env against the Python engine's single env (same opponents)
+            base = {"vector_steps_per_s": "single_agent_steps_per_s"}
+            ratios = "".join(
+                speed_up(row[k] / python[base.get(k, k)], w) if k in row else f"{'':>{w}}"
+                for k, _, w in AGENT_COLUMNS
             )
+            print(f"{'':<22} {'speed-up':<8}{ratios}")
 
 
 def main(args: Args) -> dict:

@@ -178,9 +178,15 @@ class State(NativeState):
         self._box = None
         super()._apply(action)
 
-    def playout(self, policy: str = "random", seed: int | None = None, depth: int = 0) -> int:
+    def playout(
+        self,
+        policy: str = "random",
+        seed: int | None = None,
+        depth: int = 0,
+        epsilon: float = 0.0,
+    ) -> int:
         self._box = None
-        return super().playout(policy, seed, depth)
+        return super().playout(policy, seed, depth, epsilon)
 
     @property
     def stack_size(self) -> int:

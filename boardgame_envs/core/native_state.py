@@ -64,8 +64,16 @@ class NativeRules:
         return self.from_reference(self.reference.from_dict(data))
 
     def sample_state(self, view: PlayerView, rng: np.random.Generator) -> NativeState:
-        """The Python engine's determinizer, its sample loaded natively."""
-        return self.from_reference(self.reference.sample_state(view, rng))
+        """A determinization of ``view``: the compiled determinizer, drawing the same numbers
+        from ``rng`` as the Python one (the same sample); a view of the Python engine goes
+        to the Python determinizer, its sample loaded natively."""
+        source = getattr(view, "_source", None)
+        if type(source) is not self.native_class or not hasattr(source, "sample"):
+            return self.from_reference(self.reference.sample_state(view, rng))
+        native_rng = native_module().Pcg64.from_state(rng.bit_generator.state)
+        sample = source.sample(view.seat, native_rng)
+        rng.bit_generator.state = native_rng.state
+        return self.wrap(sample)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -176,10 +184,19 @@ class NativeState(State):
     def render_rgb(self) -> np.ndarray:
         return self.to_reference().render_rgb()
 
-    def playout(self, policy: str = "random", seed: int | None = None, depth: int = 0) -> int:
-        policy, seed, depth = check_playout_args(policy, seed, depth)
+    def playout(
+        self,
+        policy: str = "random",
+        seed: int | None = None,
+        depth: int = 0,
+        epsilon: float = 0.0,
+    ) -> int:
+        policy, seed, depth, epsilon = check_playout_args(policy, seed, depth, epsilon)
         self._mask = None
-        return self._native.playout(secrets.randbits(63) if seed is None else seed, depth)
+        seed = secrets.randbits(63) if seed is None else seed
+        if policy == "heuristic":
+            return self._native.heuristic_playout(seed, depth, epsilon)
+        return self._native.playout(seed, depth)
 
     # copies and pickles (multiprocessing, Ray) go through the snapshot
     def __copy__(self) -> NativeState:

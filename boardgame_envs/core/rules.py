@@ -306,15 +306,34 @@ class State(abc.ABC):
         """``self.view(seat).observation()``; a native state encodes it without the view."""
         return self.view(seat).observation()
 
-    def playout(self, policy: str = "random", seed: int | None = None, depth: int = 0) -> int:
-        """Play uniformly random legal moves in place, to the end or for ``depth`` decisions
-        (0: no limit); the number of decisions played.
+    def playout(
+        self,
+        policy: str = "random",
+        seed: int | None = None,
+        depth: int = 0,
+        epsilon: float = 0.0,
+    ) -> int:
+        """Play moves in place, to the end or for ``depth`` decisions (0: no limit); the
+        number of decisions played.
 
-        The moves come from ``numpy.random.default_rng(seed)``: at each decision
+        ``policy="random"``: uniformly random legal moves from
+        ``numpy.random.default_rng(seed)``, at each decision
         ``legal_actions()[rng.integers(len(legal))]``, so a seed plays the same moves on
         both engines (the native engine plays them without Python in between).
+
+        ``policy="heuristic"``: the game's heuristic plays every seat, a uniformly random
+        move instead with probability ``epsilon`` (one generator for both). The native
+        engine plays its compiled heuristics; here the rules engine knows no agents, so
+        ``agents.heuristic.heuristic_playout`` plays the same moves on either engine.
         """
-        policy, seed, depth = check_playout_args(policy, seed, depth)
+        policy, seed, depth, epsilon = check_playout_args(policy, seed, depth, epsilon)
+        if policy == "heuristic":
+            raise InvalidConfigError(
+                "policy='heuristic' is played by the native engine's compiled heuristics; "
+                f"this {self.rules.name} state is on the Python engine: use "
+                "make_rules(game, engine='native'), or "
+                "agents.heuristic.heuristic_playout(state, seed, depth, epsilon) (either engine)"
+            )
         rng = np.random.default_rng(seed)
         played = 0
         while not self.is_terminal() and (depth == 0 or played < depth):
@@ -415,10 +434,12 @@ class State(abc.ABC):
         return [sign * s for s in self.scores()]
 
 
-PLAYOUT_POLICIES = ("random",)
+PLAYOUT_POLICIES = ("random", "heuristic")
 
 
-def check_playout_args(policy: Any, seed: Any, depth: Any) -> tuple[str, int | None, int]:
+def check_playout_args(
+    policy: Any, seed: Any, depth: Any, epsilon: Any = 0.0
+) -> tuple[str, int | None, int, float]:
     """``State.playout``'s arguments, checked (InvalidConfigError naming what is allowed)."""
     if policy not in PLAYOUT_POLICIES:
         raise InvalidConfigError(
@@ -428,7 +449,19 @@ def check_playout_args(policy: Any, seed: Any, depth: Any) -> tuple[str, int | N
         raise InvalidConfigError(
             f"depth={depth!r} is not allowed; allowed: an int >= 0 (0: no limit)"
         )
-    return policy, check_seed(seed), int(depth)
+    if (
+        isinstance(epsilon, (bool, np.bool_))
+        or not isinstance(epsilon, (int, float, np.integer, np.floating))
+        or not 0.0 <= float(epsilon) <= 1.0
+    ):
+        raise InvalidConfigError(
+            f"epsilon={epsilon!r} is not allowed; allowed: a number from 0 to 1"
+        )
+    if epsilon and policy != "heuristic":
+        raise InvalidConfigError(
+            f"epsilon={epsilon!r} is for policy='heuristic' (random moves are all random)"
+        )
+    return policy, check_seed(seed), int(depth), float(epsilon)
 
 
 _FIXED_SEED = np.random.SeedSequence(0)  # skips gathering OS entropy for a state we overwrite

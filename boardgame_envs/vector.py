@@ -1,0 +1,338 @@
+"""Batched single-agent envs: ``num_envs`` games stepped in one call.
+
+``make_vec(game, num_envs, ...)`` is what ``num_envs`` single-agent envs
+(:class:`~boardgame_envs.core.single_agent.SingleAgentEnv`) in one Stable-Baselines3
+``DummyVecEnv`` are (env ``i`` seeded ``seed + i``: the same
+games, observations, masks, rewards and resets, tested step for step), at native speed:
+with the native engine and opponents ``"heuristic"`` or ``"random"``, the learners' actions
+go in and the opponents' moves, forced moves, observations and masks are made in compiled
+code, for every env in one call, into preallocated arrays. Anything else (the Python
+engine, agent objects, ``ismcts``, ``ppo:``…) steps the same envs one by one in Python.
+
+=================  =====================================================================
+Returns            :class:`VecGameEnv`, an SB3 ``VecEnv``: ``reset()``, ``step(actions)``,
+                   ``action_masks()`` (read by sb3-contrib's MaskablePPO); auto-reset as
+                   SB3's (the final observation in ``infos[i]["terminal_observation"]``)
+Gymnasium          :func:`make_gymnasium_vec`: a ``gymnasium.vector.VectorEnv`` over the
+                   same batch (``autoreset_mode`` SAME_STEP, ``infos["final_obs"]``)
+Observations       flat float32 rows: the learner's observation, with its legal-action
+                   mask appended when ``observe_mask`` (default True)
+Rewards            the outcome (+1 win, -1 loss, ties between), paid when the game ends;
+                   an illegal action ends the episode with -1
+=================  =====================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from boardgame_envs.core.native import native_module
+from boardgame_envs.core.rules import InvalidConfigError, is_integer
+from boardgame_envs.registry import make_rules, make_single_agent
+
+#: Opponents the compiled batch plays itself (by name).
+NATIVE_OPPONENTS = ("heuristic", "random")
+
+
+def make_batch(
+    game: str,
+    num_envs: int,
+    num_players: int = 2,
+    opponent: Any = "heuristic",
+    observe_mask: bool = True,
+    learner_seat: int | None = None,
+    engine: str | None = None,
+    **options: Any,
+) -> _NativeBatch | _PythonBatch:
+    """The games behind :func:`make_vec`: compiled (:class:`_NativeBatch`) where the
+    engine is native and the opponents are named native ones, else one
+    :class:`SingleAgentEnv` after another (:class:`_PythonBatch`)."""
+    if not is_integer(num_envs) or num_envs < 1:
+        raise InvalidConfigError(f"num_envs={num_envs!r} is not allowed; allowed: an int >= 1")
+    rules = make_rules(game, engine)
+    native = (
+        rules.engine == "native"
+        and isinstance(opponent, str)
+        and opponent in NATIVE_OPPONENTS
+        and hasattr(rules.native_class, "VecEnv")
+        and not options.get("layout", "flat") != "flat"
+        and options.get("reward", "outcome") == "outcome"
+        and options.get("auto_resolve", True) is True
+        and options.get("illegal_action", "lose") == "lose"
+    )
+    if native:
+        return _NativeBatch(
+            rules, int(num_envs), num_players, opponent, observe_mask, learner_seat, options
+        )
+    return _PythonBatch(
+        game, int(num_envs), num_players, opponent, observe_mask, learner_seat, engine, options
+    )
+
+
+class _PythonBatch:
+    """``num_envs`` SingleAgentEnvs stepped one after another (any engine, any opponent)."""
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        num_players: int,
+        opponent: Any,
+        observe_mask: bool,
+        learner_seat: int | None,
+        engine: str | None,
+        options: dict[str, Any],
+    ) -> None:
+        self.envs = [
+            make_single_agent(
+                game,
+                num_players,
+                opponent=opponent,
+                engine=engine,
+                observe_mask=observe_mask,
+                learner_seat=learner_seat,
+                **options,
+            )
+            for _ in range(num_envs)
+        ]
+        self.num_envs = num_envs
+        self.observation_space = self.envs[0].observation_space
+        self.action_space = self.envs[0].action_space
+        self.compiled = False
+
+    def reset_env(self, i: int, seed: int | None) -> tuple[np.ndarray, dict]:
+        return self.envs[i].reset(seed=seed)
+
+    def step_all(self, actions: np.ndarray) -> tuple:
+        """Every env's step: (observations, rewards, terminated, truncated, infos)."""
+        actions = checked_actions(actions, self.num_envs)
+        results = [env.step(int(a)) for env, a in zip(self.envs, actions)]
+        obs = np.stack([r[0] for r in results])
+        rewards = np.array([r[1] for r in results], dtype=np.float32)
+        terminated = np.array([r[2] for r in results], dtype=bool)
+        truncated = np.array([r[3] for r in results], dtype=bool)
+        return obs, rewards, terminated, truncated, [r[4] for r in results]
+
+    def action_masks(self) -> np.ndarray:
+        return np.stack([env.action_masks() for env in self.envs])
+
+    def learner_seats(self) -> list[int]:
+        return [env.learner_seat for env in self.envs]
+
+    def state(self, i: int) -> Any:
+        return self.envs[i].state
+
+
+class _NativeBatch:
+    """The batch in compiled code: the learners' actions in, the opponents' and forced moves
+    played and every row written in one call. Resets are drawn here exactly as
+    ``SingleAgentEnv.reset`` draws them (its generator, the game's seed, the learner's seat,
+    the opponents' seeds)."""
+
+    def __init__(
+        self,
+        rules: Any,
+        num_envs: int,
+        num_players: int,
+        opponent: str,
+        observe_mask: bool,
+        learner_seat: int | None,
+        options: dict[str, Any],
+    ) -> None:
+        # The same checks and defaults as the single-agent env (one is built and dropped).
+        probe = make_single_agent(
+            rules.name,
+            num_players,
+            opponent="random",
+            engine="native",
+            observe_mask=observe_mask,
+            learner_seat=learner_seat,
+            **options,
+        )
+        game_env = probe.game
+        self.rules = rules
+        self.num_envs = num_envs
+        self.num_players = probe.num_players
+        self.game_options = dict(game_env.options)
+        self.fixed_seat = probe.fixed_seat
+        self.observation_space = probe.observation_space
+        self.action_space = probe.action_space
+        self.compiled = True
+        self.native = rules.native_class.VecEnv(
+            num_envs, self.num_players, opponent, bool(observe_mask), game_env.max_steps
+        )
+        row = self.native.row_size
+        self.observations = np.zeros((num_envs, row), np.float32)
+        self.masks = np.zeros((num_envs, rules.action_size), np.uint8)
+        self.rewards = np.zeros(num_envs, np.float32)
+        self.terminated = np.zeros(num_envs, np.uint8)
+        self.truncated = np.zeros(num_envs, np.uint8)
+        self.illegal = np.zeros(num_envs, np.uint8)
+        self.generators: list[np.random.Generator | None] = [None] * num_envs
+        self.seats = [0] * num_envs
+        self.pcg64 = native_module().Pcg64
+
+    def _buffers(self) -> tuple:
+        return (
+            self.observations,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.illegal,
+        )
+
+    def reset_env(self, i: int, seed: int | None) -> tuple[np.ndarray, dict]:
+        """SingleAgentEnv.reset(seed=seed) of env ``i``: its first observation and info."""
+        if seed is not None or self.generators[i] is None:
+            self.generators[i] = np.random.default_rng(seed)
+        rng = self.generators[i]
+        game_seed = int(np.random.default_rng(int(rng.integers(2**63))).integers(2**63))
+        state = self.rules.new_state(self.num_players, game_seed, **self.game_options)
+        seat = self.fixed_seat
+        if seat is None:
+            seat = int(rng.integers(self.num_players))
+        opponent_seed = 0
+        for other in range(self.num_players):
+            if other != seat:  # one agent seated in every other seat: the last reset counts
+                opponent_seed = int(rng.integers(2**63))
+        self.seats[i] = seat
+        opponent_rng = self.pcg64.from_seed(opponent_seed)
+        self.native.start(i, state._native, seat, opponent_rng, *self._buffers())
+        info = {"learner_seat": seat, "reward_before_first_turn": 0.0}
+        return self.observations[i].copy(), info
+
+    def step_all(self, actions: np.ndarray) -> tuple:
+        actions = checked_actions(actions, self.num_envs)
+        self.native.step(actions, *self._buffers())
+        obs = self.observations.copy()
+        rewards = self.rewards.copy()
+        terminated = self.terminated.astype(bool)
+        truncated = self.truncated.astype(bool)
+        infos: list[dict] = [{"learner_seat": seat} for seat in self.seats]
+        for i in np.flatnonzero(terminated | truncated):
+            if self.illegal[i]:
+                infos[i]["illegal_action"] = f"action {int(actions[i])} is not legal"
+                continue
+            state = self.state(i)
+            if state.is_terminal():
+                rewards[i] += state.returns()[self.seats[i]]
+        return obs, rewards, terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.masks.astype(bool)
+
+    def learner_seats(self) -> list[int]:
+        return list(self.seats)
+
+    def state(self, i: int) -> Any:
+        """A copy of env ``i``'s game (a native state of the rules contract)."""
+        return self.rules.wrap(self.native.state(i))
+
+
+def checked_actions(actions: Any, num_envs: int) -> np.ndarray:
+    """One integer action per env, as a contiguous int64 array."""
+    array = np.asarray(actions)
+    if array.shape not in ((num_envs,), (num_envs, 1)) or not (
+        np.issubdtype(array.dtype, np.integer)
+        or (np.issubdtype(array.dtype, np.floating) and np.all(array == np.round(array)))
+    ):
+        raise ValueError(
+            f"actions: one integer action per env is needed, shape ({num_envs},); "
+            f"got shape {array.shape} of {array.dtype}"
+        )
+    return np.ascontiguousarray(array.reshape(num_envs), dtype=np.int64)
+
+
+def make_vec(
+    game: str,
+    num_envs: int,
+    num_players: int = 2,
+    opponent: Any = "heuristic",
+    observe_mask: bool = True,
+    seed: int | None = None,
+    learner_seat: int | None = None,
+    engine: str | None = None,
+    **options: Any,
+) -> Any:
+    """``num_envs`` single-agent games of ``game`` as one Stable-Baselines3 ``VecEnv``.
+
+    ``opponent``: an agent name (``heuristic``, ``random``: played in compiled code on the
+    native engine; ``ismcts[:…]``, ``ppo:<path>``) or an agent object; ``seed``: env ``i``
+    is seeded ``seed + i`` at the first reset (None: fresh entropy); ``learner_seat``: the
+    learner's seat (None: drawn at every reset); other keywords go to the single-agent env
+    and the game (``reward``, ``max_steps``, the game's options)."""
+    from boardgame_envs._vec_sb3 import VecGameEnv
+
+    batch = make_batch(
+        game, num_envs, num_players, opponent, observe_mask, learner_seat, engine, **options
+    )
+    env = VecGameEnv(batch)
+    env.seed(seed)
+    return env
+
+
+def make_gymnasium_vec(
+    game: str,
+    num_envs: int,
+    num_players: int = 2,
+    opponent: Any = "heuristic",
+    observe_mask: bool = True,
+    learner_seat: int | None = None,
+    engine: str | None = None,
+    **options: Any,
+) -> GymnasiumVecEnv:
+    """The same batch as :func:`make_vec` as a ``gymnasium.vector.VectorEnv``
+    (``reset(seed=s)`` seeds env ``i`` with ``s + i``)."""
+    batch = make_batch(
+        game, num_envs, num_players, opponent, observe_mask, learner_seat, engine, **options
+    )
+    return GymnasiumVecEnv(batch)
+
+
+class GymnasiumVecEnv(gymnasium.vector.VectorEnv):
+    """A batch as a Gymnasium ``VectorEnv``: a finished env is reset in the same step
+    (``autoreset_mode`` SAME_STEP), its last observation in ``infos["final_obs"]`` (with
+    the mask ``infos["_final_obs"]``)."""
+
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+
+    def __init__(self, batch: Any) -> None:
+        self.batch = batch
+        self.num_envs = batch.num_envs
+        self.single_observation_space = batch.observation_space
+        self.single_action_space = batch.action_space
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            batch.observation_space, self.num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(batch.action_space, self.num_envs)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple:
+        obs = []
+        for i in range(self.num_envs):
+            first, _ = self.batch.reset_env(i, None if seed is None else seed + i)
+            obs.append(first)
+        return np.stack(obs), {"learner_seat": np.array(self.batch.learner_seats())}
+
+    def step(self, actions: Any) -> tuple:
+        obs, rewards, terminated, truncated, _ = self.batch.step_all(np.asarray(actions))
+        done = terminated | truncated
+        infos: dict[str, Any] = {}
+        if done.any():
+            final = np.empty(self.num_envs, dtype=object)
+            for i in np.flatnonzero(done):
+                final[i] = obs[i].copy()
+                obs[i], _ = self.batch.reset_env(i, None)
+            infos = {"final_obs": final, "_final_obs": done}
+        infos["learner_seat"] = np.array(self.batch.learner_seats())
+        return obs, rewards, terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of each env's learner, one row per env."""
+        return self.batch.action_masks()
+
+
+__all__ = ["GymnasiumVecEnv", "make_gymnasium_vec", "make_vec"]

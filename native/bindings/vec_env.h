@@ -1,0 +1,149 @@
+// The Python face of bge::VecEnv (core/vec_env.h): `<Game>State.VecEnv`, the compiled half of
+// boardgame_envs.vector. A game's binding adds it with
+//   bge_py::bind_vec_env<Traits>(state_class);
+// where Traits is the game's vec-env traits plus
+//   using PyState;                                       // the class Python holds
+//   static const State& unwrap(const PyState&);
+//   static PyState wrap(const State&);
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "bindings/common.h"
+#include "core/rng.h"
+#include "core/vec_env.h"
+
+namespace bge_py {
+
+namespace nb = nanobind;
+
+template <typename T, typename... Shape>
+using CArray = nb::ndarray<T, nb::c_contig, nb::device::cpu, Shape...>;
+
+// The rows of the caller's arrays, checked: shapes (num_envs x row, num_envs x actions,
+// num_envs) and dtypes (float32, uint8) exactly as boardgame_envs.vector allocates them.
+template <class Env>
+bge::VecBuffers checked_buffers(const Env& env, CArray<float, nb::ndim<2>> observations,
+                                CArray<uint8_t, nb::ndim<2>> masks,
+                                CArray<float, nb::ndim<1>> rewards,
+                                CArray<uint8_t, nb::ndim<1>> terminated,
+                                CArray<uint8_t, nb::ndim<1>> truncated,
+                                CArray<uint8_t, nb::ndim<1>> illegal) {
+    const size_t n = static_cast<size_t>(env.num_envs());
+    auto check = [&](bool ok, const char* name, const std::string& want) {
+        if (!ok) throw std::invalid_argument(std::string(name) + ": must have shape " + want);
+    };
+    const std::string rows = "(" + std::to_string(n) + ", ";
+    check(observations.shape(0) == n &&
+              observations.shape(1) == static_cast<size_t>(env.row_size()),
+          "observations", rows + std::to_string(env.row_size()) + ")");
+    check(masks.shape(0) == n && masks.shape(1) == static_cast<size_t>(Env::kNumActions), "masks",
+          rows + std::to_string(Env::kNumActions) + ")");
+    const std::string flat = "(" + std::to_string(n) + ",)";
+    check(rewards.shape(0) == n, "rewards", flat);
+    check(terminated.shape(0) == n, "terminated", flat);
+    check(truncated.shape(0) == n, "truncated", flat);
+    check(illegal.shape(0) == n, "illegal", flat);
+    return {observations.data(), masks.data(), rewards.data(),
+            terminated.data(),   truncated.data(), illegal.data()};
+}
+
+template <class Traits>
+void bind_vec_env(nb::handle state_class) {
+    using Env = bge::VecEnv<Traits>;
+    using PyState = typename Traits::PyState;
+    nb::class_<Env>(state_class, "VecEnv",
+                    "A batch of single-learner games stepped in one call (boardgame_envs.vector)")
+        .def(
+            "__init__",
+            [](Env* self, nb::handle num_envs, nb::handle num_players, nb::handle opponent,
+               nb::handle observe_mask, nb::handle max_steps) {
+                const int n = static_cast<int>(get_int(num_envs, "num_envs", 1, 1 << 20));
+                const int players = static_cast<int>(
+                    get_int(num_players, "num_players", Traits::kMinPlayers, Traits::kMaxPlayers));
+                const std::string name = get_str(opponent, "opponent");
+                bge::OpponentPolicy policy;
+                if (name == "heuristic") {
+                    policy = bge::OpponentPolicy::kHeuristic;
+                } else if (name == "random") {
+                    policy = bge::OpponentPolicy::kRandom;
+                } else {
+                    fail("opponent", "not 'heuristic' or 'random'");
+                }
+                if (!PyBool_Check(observe_mask.ptr())) fail_type("observe_mask", "not a bool");
+                const int64_t cap = get_int(max_steps, "max_steps", 1, INT64_MAX);
+                new (self) Env(n, players, policy, observe_mask.ptr() == Py_True, cap);
+            },
+            nb::arg("num_envs").none(), nb::arg("num_players").none(), nb::arg("opponent").none(),
+            nb::arg("observe_mask").none(), nb::arg("max_steps").none())
+        .def_prop_ro("num_envs", &Env::num_envs)
+        .def_prop_ro("row_size", &Env::row_size)
+        .def(
+            "start",
+            [](Env& env, nb::handle index, const PyState& state, nb::handle learner,
+               const bge::Pcg64& rng, CArray<float, nb::ndim<2>> observations,
+               CArray<uint8_t, nb::ndim<2>> masks, CArray<float, nb::ndim<1>> rewards,
+               CArray<uint8_t, nb::ndim<1>> terminated, CArray<uint8_t, nb::ndim<1>> truncated,
+               CArray<uint8_t, nb::ndim<1>> illegal) {
+                const int i = static_cast<int>(get_int(index, "index", 0, env.num_envs() - 1));
+                const bge::VecBuffers out = checked_buffers(env, observations, masks, rewards,
+                                                            terminated, truncated, illegal);
+                const typename Traits::State& s = Traits::unwrap(state);
+                if (Traits::num_players(s) != env.num_players()) {
+                    fail("state", "has " + std::to_string(Traits::num_players(s)) +
+                                      " players, not " +
+                                      std::to_string(env.num_players()));
+                }
+                const int seat =
+                    static_cast<int>(get_int(learner, "learner", 0, env.num_players() - 1));
+                return env.start(i, s, seat, rng, out);
+            },
+            nb::arg("index").none(), nb::arg("state"), nb::arg("learner").none(), nb::arg("rng"),
+            nb::arg("observations"), nb::arg("masks"), nb::arg("rewards"), nb::arg("terminated"),
+            nb::arg("truncated"), nb::arg("illegal"),
+            "Env `index` begins the game `state` (copied), seat `learner` learning; True when "
+            "the learner is to decide")
+        .def(
+            "step",
+            [](Env& env, CArray<const int64_t, nb::ndim<1>> actions,
+               CArray<float, nb::ndim<2>> observations, CArray<uint8_t, nb::ndim<2>> masks,
+               CArray<float, nb::ndim<1>> rewards, CArray<uint8_t, nb::ndim<1>> terminated,
+               CArray<uint8_t, nb::ndim<1>> truncated, CArray<uint8_t, nb::ndim<1>> illegal) {
+                if (actions.shape(0) != static_cast<size_t>(env.num_envs())) {
+                    fail("actions", "must have shape (" + std::to_string(env.num_envs()) + ",)");
+                }
+                const bge::VecBuffers out = checked_buffers(env, observations, masks, rewards,
+                                                            terminated, truncated, illegal);
+                for (int i = 0; i < env.num_envs(); ++i) {
+                    if (!env.started(i)) {
+                        fail("step", "env " + std::to_string(i) +
+                                         " has no game under way: start one first");
+                    }
+                }
+                env.step(actions.data(), out);
+            },
+            nb::arg("actions"), nb::arg("observations"), nb::arg("masks"), nb::arg("rewards"),
+            nb::arg("terminated"), nb::arg("truncated"), nb::arg("illegal"),
+            "One learner action per env; every env stepped, its row written")
+        .def(
+            "state",
+            [](const Env& env, nb::handle index) {
+                const int i = static_cast<int>(get_int(index, "index", 0, env.num_envs() - 1));
+                return Traits::wrap(env.state(i));
+            },
+            nb::arg("index").none(), "A copy of env `index`'s game")
+        .def(
+            "learner",
+            [](const Env& env, nb::handle index) {
+                return env.learner(
+                    static_cast<int>(get_int(index, "index", 0, env.num_envs() - 1)));
+            },
+            nb::arg("index").none());
+}
+
+}  // namespace bge_py
