@@ -281,8 +281,16 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: Named sets of per-game settings: ``ismcts:preset=v1`` plays with the settings of that
+#: name (other options given beside it override them). ``v1``: the settings tuned on the
+#: Python engine, the reference opponent of later comparisons.
+PRESETS: dict[str, dict[str, dict[str, Any]]] = {"v1": GAME_DEFAULTS}
+
 #: Option names of the agent spec and the type each value is parsed as.
-OPTIONS: dict[str, type] = {f.name: f.type for f in fields(SearchOptions)} | {"seed": int}
+OPTIONS: dict[str, type] = {f.name: f.type for f in fields(SearchOptions)} | {
+    "seed": int,
+    "preset": str,
+}
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "iterations": int,
     "seconds": float,
@@ -309,11 +317,19 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "phases": str,
     "quiet": str,
     "seed": int,
+    "preset": str,
 }
 
 
-def default_options(game: str) -> SearchOptions:
-    return replace(SearchOptions(), **GAME_DEFAULTS.get(game, {}))
+def default_options(game: str, preset: str | None = None) -> SearchOptions:
+    """The settings of ``game`` under ``preset`` (None: today's defaults)."""
+    if preset is None:
+        return replace(SearchOptions(), **GAME_DEFAULTS.get(game, {}))
+    if preset not in PRESETS:
+        raise InvalidConfigError(
+            f"ismcts option preset={preset!r} is unknown; allowed: {', '.join(PRESETS)}"
+        )
+    return replace(SearchOptions(), **PRESETS[preset].get(game, {}))
 
 
 def parse_options(text: str, game: str) -> tuple[SearchOptions, int | None]:
@@ -334,7 +350,8 @@ def parse_options(text: str, game: str) -> tuple[SearchOptions, int | None]:
                 f"ismcts option {name}={raw.strip()!r} is not a valid {_PARSERS[name].__name__}"
             ) from None
     seed = values.pop("seed", None)
-    return replace(default_options(game), **values), seed
+    preset = values.pop("preset", None)
+    return replace(default_options(game, preset), **values), seed
 
 
 class _Node:
@@ -362,14 +379,16 @@ class ISMCTSAgent(Agent):
         options: SearchOptions | None = None,
         seed: int | None = None,
         heuristic: Agent | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__(seed)
         from boardgame_envs.registry import make_rules
 
         self.game = game
-        # The search reads positions directly (leaf values): the Python engine until the
-        # native fast paths exist; its views are the same on either engine.
-        self.rules = make_rules(game, engine="python")
+        # Determinizations, rollouts and leaf values run on this engine: the native one
+        # (compiled determinizer, heuristic playouts and evaluation) wherever it is built.
+        self.rules = make_rules(game, engine=engine)
+        self.native = self.rules.engine == "native"
         self.options = options or default_options(game)
         self.evaluate = leaf_evaluator(game)
         self.turns_left = turns_left(game)
@@ -394,13 +413,14 @@ class ISMCTSAgent(Agent):
         if needs_heuristic and heuristic is None:
             from agents.base import make_agent
 
-            heuristic = make_agent("heuristic", game, engine="python")
+            heuristic = make_agent("heuristic", game, engine=self.rules.engine)
         self.heuristic = heuristic
         self.searched_phases = _named_phases(game, self.rules.phases, self.options.phases)
         self.mid_phases = _named_phases(
             game, self.rules.phases, self.options.mid_phases, "mid_phases"
         )
         self.quiet_phases = _named_phases(game, self.rules.phases, self.options.quiet, "quiet")
+        self.native_leaf_values = self.native and hasattr(self.rules.native_class, "leaf_values")
         self.last_iterations = 0  # iterations of the last decision (for reports and tests)
         self.root_moves: set[int] | None = None
         self.last_root: _Node | None = None  # the tree of the last decision, for analysis
@@ -578,8 +598,10 @@ class ISMCTSAgent(Agent):
         if options.finish and self.turns_left is not None:
             if self.turns_left(state) <= options.finish:
                 depth = math.inf
-        steps = 0
-        if options.rollout == "heuristic" or to_end:
+        if self.native and (options.rollout == "heuristic" or to_end):
+            self._native_rollout(state, "heuristic", depth, rng.getrandbits(63))
+        elif options.rollout == "heuristic" or to_end:
+            steps = 0
             while not state.is_terminal() and (steps < depth or not self._quiet(state)):
                 legal = state.legal_actions()
                 if len(legal) == 1:
@@ -591,7 +613,7 @@ class ISMCTSAgent(Agent):
                 state.apply(action)
                 steps += 1
         if not state.is_terminal():
-            return self.evaluate(state)[seat]
+            return self._evaluate(state)[seat]
         outcome = state.returns()[seat]
         if not options.margin:
             return outcome
@@ -651,7 +673,7 @@ class ISMCTSAgent(Agent):
 
     def _first_move(self, state: State, untried: list[int]) -> int:
         if self.options.first and len(untried) > 1:
-            choice = self.heuristic.act(state.view(state.current_player))
+            choice = self._heuristic_move(state)
             if choice in untried:
                 return choice
         return untried[self.py_rng.randrange(len(untried))]
@@ -659,14 +681,17 @@ class ISMCTSAgent(Agent):
     def _leaf_rewards(self, state: State) -> list[float]:
         options = self.options
         if options.rollout == "none":
-            return state.returns() if state.is_terminal() else self.evaluate(state)
+            return state.returns() if state.is_terminal() else self._evaluate(state)
         rng = self.py_rng
+        depth = options.depth or math.inf
+        if self.native:
+            self._native_rollout(state, options.rollout, depth, rng.getrandbits(63))
+            return state.returns() if state.is_terminal() else self._evaluate(state)
         heuristic = self.heuristic if options.rollout == "heuristic" else None
         steps = 0
-        depth = options.depth or math.inf
         while not state.is_terminal():
             if steps >= depth and self._quiet(state):
-                return self.evaluate(state)
+                return self._evaluate(state)
             legal = state.legal_actions()
             if len(legal) == 1:
                 action = legal[0]
@@ -677,6 +702,31 @@ class ISMCTSAgent(Agent):
             state.apply(action)
             steps += 1
         return state.returns()
+
+    def _native_rollout(self, state: State, policy: str, depth: float, seed: int) -> None:
+        """The rollout in compiled code: ``depth`` decisions (every game to the end when
+        infinite) of ``policy``, then on, a decision at a time, to a quiet phase."""
+        epsilon = self.options.epsilon if policy == "heuristic" else 0.0
+        if depth == math.inf:
+            state.playout(policy, seed, 0, epsilon)
+            return
+        state.playout(policy, seed, int(depth), epsilon)
+        extra = 0
+        while not state.is_terminal() and not self._quiet(state):
+            extra += 1
+            state.playout(policy, seed + extra, 1, epsilon)
+
+    def _evaluate(self, state: State) -> list[float]:
+        """The static evaluation of an unfinished position (compiled where it is built)."""
+        if self.native and self.native_leaf_values:
+            return state._native.leaf_values()
+        return self.evaluate(state)
+
+    def _heuristic_move(self, state: State) -> int:
+        """The heuristic's move for the seat to decide in a determinization."""
+        if self.native:
+            return state._native.heuristic_action(state.current_player, self.heuristic.native_rng)
+        return self.heuristic.act(state.view(state.current_player))
 
     def _quiet(self, state: State) -> bool:
         """Whether a rollout past its ``depth`` may stop here for the static evaluation."""

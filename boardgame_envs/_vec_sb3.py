@@ -37,8 +37,9 @@ class VecGameEnv(VecEnv):
     def step_wait(self) -> tuple:
         obs, rewards, terminated, truncated, infos = self.batch.step_all(self._actions)
         dones = terminated | truncated
-        for i in np.flatnonzero(dones):
-            infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+        for info, cut, ended in zip(infos, truncated, terminated):
+            info["TimeLimit.truncated"] = bool(cut and not ended)
+        for i in np.flatnonzero(dones).tolist():
             infos[i]["terminal_observation"] = obs[i].copy()
             obs[i], self.reset_infos[i] = self.batch.reset_env(i, None)
         return obs, rewards, dones, infos
@@ -53,7 +54,9 @@ class VecGameEnv(VecEnv):
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         if attr_name == MASK_METHOD:
             return [self.action_masks] * len(self._indices(indices))
-        if attr_name in ("learner_seat",):
+        if attr_name == "render_mode":
+            return [None] * len(self._indices(indices))
+        if attr_name == "learner_seat":
             seats = self.batch.learner_seats()
             return [seats[i] for i in self._indices(indices)]
         if attr_name in ("observation_space", "action_space"):

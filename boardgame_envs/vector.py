@@ -213,7 +213,7 @@ class _NativeBatch:
         terminated = self.terminated.astype(bool)
         truncated = self.truncated.astype(bool)
         infos: list[dict] = [{"learner_seat": seat} for seat in self.seats]
-        for i in np.flatnonzero(terminated | truncated):
+        for i in np.flatnonzero(terminated | truncated).tolist():
             if self.illegal[i]:
                 infos[i]["illegal_action"] = f"action {int(actions[i])} is not legal"
                 continue
@@ -323,7 +323,7 @@ class GymnasiumVecEnv(gymnasium.vector.VectorEnv):
         infos: dict[str, Any] = {}
         if done.any():
             final = np.empty(self.num_envs, dtype=object)
-            for i in np.flatnonzero(done):
+            for i in np.flatnonzero(done).tolist():
                 final[i] = obs[i].copy()
                 obs[i], _ = self.batch.reset_env(i, None)
             infos = {"final_obs": final, "_final_obs": done}

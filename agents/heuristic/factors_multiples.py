@@ -105,7 +105,7 @@ class HeuristicAgent(Agent):
         return max((J_DOWN, J_UP), key=lambda a: merit(j_step(value, -1 if a == J_DOWN else 1)))
 
     def _discard(self, view: View, legal: list[int]) -> int:
-        ranks = [a - DISCARD_BASE for a in legal]
+        ranks = [a - DISCARD_BASE for a in legal if a >= DISCARD_BASE]  # not DECLINE
         specials_held = sum(rank_of(c) in SPECIAL_RANKS for c in view.hand)
         risky = [r for r in (JACK, SEVEN, KING) if r in ranks]
         if risky and view.total <= specials_held + 3:

@@ -12,6 +12,9 @@
 #include <string>
 
 #include "bindings/common.h"
+#include "bindings/vec_env.h"
+#include "games/factors_multiples/heuristic.h"
+#include "games/factors_multiples/sample.h"
 #include "games/factors_multiples/state.h"
 
 namespace nb = nanobind;
@@ -511,6 +514,45 @@ State from_dict(nb::handle data, bool strict) {
 // -- the class -------------------------------------------------------------------------------
 int checked_seat(const State& s, nb::handle seat) { return bge_py::seat_of(seat, s.num_players); }
 
+// The seat to decide, checked for the heuristic: ValueError "the game is over" or "seat N is
+// not the seat to decide (M)".
+int deciding_seat(const State& s, nb::handle seat) {
+    const int checked = checked_seat(s, seat);
+    if (s.is_terminal()) throw std::invalid_argument("the game is over");
+    if (checked != s.current_player()) {
+        throw std::invalid_argument("seat " + std::to_string(checked) +
+                                    " is not the seat to decide (" +
+                                    std::to_string(s.current_player()) + ")");
+    }
+    return checked;
+}
+
+// A boardgame_envs._native.Pcg64, advanced in place by the caller: TypeError "rng: not a
+// Pcg64" for anything else.
+bge::Pcg64& pcg64_of(nb::handle rng) {
+    if (!nb::isinstance<bge::Pcg64>(rng)) fail_type("rng", "not a Pcg64");
+    return nb::cast<bge::Pcg64&>(rng);
+}
+
+// heuristic_playout's epsilon: an int or float (not a bool) from 0 to 1.
+double get_epsilon(nb::handle value) {
+    PyObject* v = value.ptr();
+    double x;
+    if (PyFloat_Check(v)) {
+        x = PyFloat_AS_DOUBLE(v);
+    } else if (is_int(v)) {
+        x = PyLong_AsDouble(v);
+        if (x == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            x = -1.0;
+        }
+    } else {
+        fail_type("epsilon", "not a number");
+    }
+    if (!(x >= 0.0 && x <= 1.0)) fail("epsilon", "out of range 0..1");
+    return x;
+}
+
 nb::object view_fields(const State& s, int seat, nb::handle mask) {
     const int n = s.num_players;
     const HandCards hand(s.hands[seat]);
@@ -571,6 +613,28 @@ State new_state(nb::handle num_players, nb::handle seed, nb::handle rounds, nb::
     config.choose_after_refill = get_bool(choose_after_refill, "choose_after_refill");
     return State::new_game(n, get_seed(seed, "seed"), config);
 }
+
+// What the batched env (core/vec_env.h) needs of the game.
+struct VecTraits {
+    using State = fm::State;
+    using PyState = fm::State;
+    static constexpr int kNumActions = fm::kNumActions;
+    static constexpr int kObservationSize = fm::kObservationSize;
+    static constexpr int kMinPlayers = fm::kMinPlayers;
+    static constexpr int kMaxPlayers = fm::kMaxPlayers;
+    static void mask(const State& s, uint8_t* out) {
+        const uint64_t bits = s.legal_mask();
+        for (int a = 0; a < kNumActions; ++a) out[a] = (bits >> a) & 1u;
+    }
+    static void encode(const State& s, int seat, float* out) { s.encode(seat, out); }
+    static bool truncated(const State&) { return false; }
+    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
+        return fm::heuristic_action(s, seat, rng);
+    }
+    static int num_players(const State& s) { return s.num_players; }
+    static const State& unwrap(const PyState& s) { return s; }
+    static PyState wrap(const State& s) { return s; }
+};
 
 }  // namespace
 
@@ -654,5 +718,42 @@ void bind_factors_multiples(nb::module_& m) {
                  return s.playout(rng, limit);
              },
              nb::arg("seed").none(), nb::arg("depth").none() = 0,
-             "Random legal moves as State.playout plays them; the decisions played");
+             "Random legal moves as State.playout plays them; the decisions played")
+        .def("heuristic_action",
+             [](const State& s, nb::handle seat, nb::handle rng) {
+                 const int checked = deciding_seat(s, seat);
+                 return fm::heuristic_action(s, checked, pcg64_of(rng));
+             },
+             nb::arg("seat").none(), nb::arg("rng").none(),
+             "The move of agents.heuristic.factors_multiples.HeuristicAgent for `seat`, the "
+             "seat to decide; `rng` (a Pcg64) advanced as the agent's generator would be")
+        .def("heuristic_playout",
+             [](State& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
+                 const fm::Seed words = get_seed(seed, "seed");
+                 const int64_t limit = get_int(depth, "depth", 0, INT64_MAX);
+                 const double eps = get_epsilon(epsilon);
+                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words.entropy());
+                 return fm::heuristic_playout(s, rng, limit, eps);
+             },
+             nb::arg("seed").none(), nb::arg("depth").none() = 0, nb::arg("epsilon").none() = 0.0,
+             "Heuristic moves (a uniform legal move with probability epsilon, one generator "
+             "seeded as playout's) to the end or for `depth` decisions; the decisions played")
+        .def("sample",
+             [](const State& s, nb::handle seat, nb::handle rng) {
+                 const int checked = checked_seat(s, seat);
+                 return fm::sample_state(s, checked, pcg64_of(rng));
+             },
+             nb::arg("seat").none(), nb::arg("rng").none(),
+             "A determinization of `seat`'s view, drawn from `rng` (a Pcg64, advanced in "
+             "place) as rules.sample_state draws it from a numpy Generator")
+        .def("leaf_values",
+             [](const State& s) {
+                 double values[fm::kMaxPlayers];
+                 fm::leaf_values(s, values);
+                 return list_of(s.num_players, [&](int p) {
+                     return nb::steal(PyFloat_FromDouble(values[p]));
+                 });
+             },
+             "agents.leaf_values.leaf_evaluator('factors_multiples')(state), self unchanged");
+    bge_py::bind_vec_env<VecTraits>(m.attr("FactorsMultiplesState"));
 }
