@@ -118,6 +118,11 @@ class NativeState(State):
             return self._snapshot_field(key)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
+    @property
+    def config(self) -> dict[str, Any]:
+        """The game's options, as the Python engine's state holds them (a fresh copy)."""
+        return self._snapshot_field("config")
+
     # -- the contract ----------------------------------------------------------------------
     @property
     def current_player(self) -> int:

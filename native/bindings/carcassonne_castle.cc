@@ -15,6 +15,9 @@
 #include <type_traits>
 
 #include "bindings/common.h"
+#include "bindings/vec_env.h"
+#include "games/carcassonne_castle/heuristic.h"
+#include "games/carcassonne_castle/sample.h"
 #include "games/carcassonne_castle/state.h"
 
 namespace nb = nanobind;
@@ -610,6 +613,66 @@ nb::object castle_state(const State& s, int key_size, nb::handle slot_offsets) {
     return tuple_of(n, [&](int i) { return fields[i]; });
 }
 
+// -- the agents' arguments -------------------------------------------------------------------
+// The Pcg64 a caller passes (advanced in place): TypeError "rng: not a Pcg64" for anything
+// else, None included.
+bge::Pcg64& checked_rng(nb::handle rng) {
+    bge::Pcg64* out = nullptr;
+    if (!nb::try_cast<bge::Pcg64*>(rng, out, false) || out == nullptr) {
+        fail_type("rng", "not a Pcg64");
+    }
+    return *out;
+}
+
+// The seat to decide of a non-terminal state: seat_of's TypeError / IndexError for what is
+// not a seat, ValueError "the game is over" or "seat N is not the seat to decide (M)".
+int deciding_seat(const State& s, nb::handle seat) {
+    const int checked = bge_py::seat_of(seat, cc::NUM_PLAYERS);
+    if (s.is_terminal()) throw std::invalid_argument("the game is over");
+    if (checked != s.current_player()) {
+        throw std::invalid_argument("seat " + std::to_string(checked) +
+                                    " is not the seat to decide (" +
+                                    std::to_string(s.current_player()) + ")");
+    }
+    return checked;
+}
+
+// A float (or int, not a bool) in 0..1: TypeError "epsilon: not a float", ValueError
+// "epsilon: out of range 0..1" (NaN included).
+double get_epsilon(nb::handle value) {
+    PyObject* v = value.ptr();
+    double x;
+    if (PyFloat_Check(v)) {
+        x = PyFloat_AS_DOUBLE(v);
+    } else if (is_int(v)) {
+        int64_t i;
+        x = read_int64(v, &i) ? double(i) : -1.0;
+    } else {
+        fail_type("epsilon", "not a float");
+    }
+    if (!(x >= 0.0 && x <= 1.0)) fail("epsilon", "out of range 0..1");
+    return x;
+}
+
+// What the batched env (core/vec_env.h) needs of the game (two players only).
+struct CarcassonneCastleVec {
+    using State = cc::State;
+    using PyState = cc::State;
+    static constexpr int kNumActions = cc::NUM_ACTIONS;
+    static constexpr int kObservationSize = cc::OBSERVATION_SIZE;
+    static constexpr int kMinPlayers = cc::NUM_PLAYERS;
+    static constexpr int kMaxPlayers = cc::NUM_PLAYERS;
+    static void mask(const State& s, uint8_t* out) { s.legal_mask(out); }
+    static void encode(const State& s, int seat, float* out) { s.observation(seat, out); }
+    static bool truncated(const State&) { return false; }
+    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
+        return cc::heuristic_action(s, seat, rng);
+    }
+    static int num_players(const State&) { return cc::NUM_PLAYERS; }
+    static const State& unwrap(const PyState& s) { return s; }
+    static PyState wrap(const State& s) { return s; }
+};
+
 }  // namespace
 
 void bind_carcassonne_castle(nb::module_& m) {
@@ -716,5 +779,66 @@ void bind_carcassonne_castle(nb::module_& m) {
                  return s.playout(rng, limit);
              },
              nb::arg("seed"), nb::arg("depth") = 0,
-             "Random legal moves as State.playout plays them; the decisions played");
+             "Random legal moves as State.playout plays them; the decisions played")
+        // -- agents (agents/heuristic/carcassonne_castle.py, sample.py, leaf_values.py) --
+        .def("heuristic_action",
+             [](const State& s, nb::handle seat, nb::handle rng) {
+                 const int checked = deciding_seat(s, seat);
+                 const int action = cc::heuristic_action(s, checked, checked_rng(rng));
+                 if (action < 0) throw std::invalid_argument("the position has no legal action");
+                 return action;
+             },
+             nb::arg("seat").none(), nb::arg("rng").none(),
+             "HeuristicAgent's move for the seat to decide, drawing from rng (a Pcg64, "
+             "advanced in place) what the agent draws from its numpy generator")
+        .def("placement_values",
+             [](const State& s, nb::handle seat) {
+                 const int checked = bge_py::seat_of(seat, cc::NUM_PLAYERS);
+                 int actions[cc::NUM_PLACEMENTS];
+                 double values[cc::NUM_PLACEMENTS];
+                 const int n = cc::placement_values(s, checked, actions, values);
+                 nb::dict out;
+                 for (int i = 0; i < n; ++i) {
+                     nb::object value = nb::steal(PyFloat_FromDouble(values[i]));
+                     if (!value.is_valid()) throw nb::python_error();
+                     out[py_int(actions[i])] = value;
+                 }
+                 return out;
+             },
+             nb::arg("seat").none(),
+             "HeuristicAgent.placement_values(view of seat): {placement: value}, ascending; "
+             "{} where the seat has no placement to choose")
+        .def("heuristic_playout",
+             [](State& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
+                 const std::vector<uint32_t> words = get_seed(seed, "seed");
+                 const int64_t limit = get_int(depth, "depth", 0, INT64_MAX);
+                 const double eps = get_epsilon(epsilon);
+                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words);
+                 nb::gil_scoped_release release;
+                 return cc::heuristic_playout(s, rng, limit, eps);
+             },
+             nb::arg("seed").none(), nb::arg("depth").none() = 0,
+             nb::arg("epsilon").none() = 0.0,
+             "Heuristic moves (a uniform one with probability epsilon) from default_rng(seed), "
+             "to the end or depth decisions (0: no limit); the decisions played")
+        .def("sample",
+             [](const State& s, nb::handle seat, nb::handle rng) {
+                 const int checked = bge_py::seat_of(seat, cc::NUM_PLAYERS);
+                 return new State(cc::sample_state(s, checked, checked_rng(rng)));
+             },
+             nb::arg("seat").none(), nb::arg("rng").none(), nb::rv_policy::take_ownership,
+             "rules.sample_state(view of seat, rng): the stack order and the face-down wall "
+             "tiles drawn from rng (a Pcg64, advanced in place)")
+        .def("leaf_values",
+             [](const State& s) {
+                 double values[cc::NUM_PLAYERS];
+                 cc::leaf_values(s, values);
+                 return list_of(cc::NUM_PLAYERS, [&](int i) {
+                     nb::object value = nb::steal(PyFloat_FromDouble(values[i]));
+                     if (!value.is_valid()) throw nb::python_error();
+                     return value;
+                 });
+             },
+             "leaf_evaluator('carcassonne_castle')(state): one value per seat in [-1, 1]");
+    bge_py::bind_vec_env<CarcassonneCastleVec>(m.attr("CarcassonneCastleState"));
 }

@@ -615,7 +615,7 @@ State new_state(nb::handle num_players, nb::handle seed, nb::handle rounds, nb::
 }
 
 // What the batched env (core/vec_env.h) needs of the game.
-struct VecTraits {
+struct FactorsMultiplesVec {
     using State = fm::State;
     using PyState = fm::State;
     static constexpr int kNumActions = fm::kNumActions;
@@ -755,5 +755,5 @@ void bind_factors_multiples(nb::module_& m) {
                  });
              },
              "agents.leaf_values.leaf_evaluator('factors_multiples')(state), self unchanged");
-    bge_py::bind_vec_env<VecTraits>(m.attr("FactorsMultiplesState"));
+    bge_py::bind_vec_env<FactorsMultiplesVec>(m.attr("FactorsMultiplesState"));
 }

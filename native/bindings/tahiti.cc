@@ -13,6 +13,9 @@
 #include <vector>
 
 #include "bindings/common.h"
+#include "bindings/vec_env.h"
+#include "games/tahiti/heuristic.h"
+#include "games/tahiti/sample.h"
 #include "games/tahiti/state.h"
 
 namespace nb = nanobind;
@@ -168,6 +171,40 @@ Pcg64 rng_from_seed(nb::handle seed) {
     if (!is_int(v)) invalid("seed: not an integer");
     if (_PyLong_Sign(v) < 0) invalid("seed: must be >= 0");
     return Pcg64::from_entropy(bge_py::seed_words(seed));
+}
+
+// A playout's depth: an int >= 0; one beyond any game's length (48 million decisions at most)
+// is no limit (0).
+int read_depth(nb::handle depth) {
+    if (!is_int(depth.ptr()) || _PyLong_Sign(depth.ptr()) < 0) invalid("depth: an int >= 0");
+    int overflow = 0;
+    const long long wanted = PyLong_AsLongLongAndOverflow(depth.ptr(), &overflow);
+    return !overflow && wanted <= INT32_MAX ? static_cast<int>(wanted) : 0;
+}
+
+// A heuristic playout's epsilon: a float (or int, not a bool) from 0 to 1.
+double read_epsilon(nb::handle epsilon) {
+    PyObject* v = epsilon.ptr();
+    if (!PyFloat_Check(v) && !is_int(v)) invalid("epsilon: a number from 0 to 1");
+    const double x = PyFloat_AsDouble(v);
+    if (x == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        invalid("epsilon: a number from 0 to 1");
+    }
+    if (!(x >= 0.0 && x <= 1.0)) invalid("epsilon: a number from 0 to 1");
+    return x;
+}
+
+// The seat to decide, given as `seat` (seat_of: TypeError for a non-int, IndexError for no
+// seat), else ValueError: the game is over, or another seat decides.
+int deciding_seat(const State& state, nb::handle seat) {
+    const int checked = bge_py::seat_of(seat, state.num_players);
+    if (state.is_terminal()) invalid("the game is over");
+    if (checked != state.current_player()) {
+        invalid("seat " + std::to_string(checked) + " is not the seat to decide (" +
+                std::to_string(state.current_player()) + ")");
+    }
+    return checked;
 }
 
 // -- values to Python ---------------------------------------------------------------------------
@@ -520,6 +557,29 @@ struct TahitiState {
     }
 };
 
+// What the batched env (core/vec_env.h) needs of the game.
+struct TahitiVec {
+    using State = bge::tahiti::State;
+    using PyState = TahitiState;
+    static constexpr int kNumActions = NUM_ACTIONS;
+    static constexpr int kObservationSize = OBSERVATION_SIZE;
+    static constexpr int kMinPlayers = 2;
+    static constexpr int kMaxPlayers = 4;
+    static void mask(const State& s, uint8_t* out) { s.legal_mask(out); }
+    static void encode(const State& s, int seat, float* out) { encode_observation(s, seat, out); }
+    static bool truncated(const State& s) { return s.truncated; }
+    static int heuristic(const State& s, int seat, Pcg64& rng) {
+        return heuristic_action(s, seat, rng);
+    }
+    static int num_players(const State& s) { return s.num_players; }
+    static const State& unwrap(const PyState& s) { return s.state; }
+    static PyState wrap(const State& s) {
+        PyState out;
+        out.state = s;
+        return out;
+    }
+};
+
 }  // namespace
 
 void bind_tahiti(nb::module_& m) {
@@ -606,15 +666,52 @@ void bind_tahiti(nb::module_& m) {
             "playout",
             [](TahitiState& s, nb::handle seed, nb::handle depth) {
                 Pcg64 moves = rng_from_seed(seed);
-                // a depth beyond any game's length (48 million decisions at most) is no limit
-                int d = 0;
-                if (!is_int(depth.ptr()) || _PyLong_Sign(depth.ptr()) < 0) invalid("depth: an int >= 0");
-                int overflow = 0;
-                const long long wanted = PyLong_AsLongLongAndOverflow(depth.ptr(), &overflow);
-                if (!overflow && wanted <= INT32_MAX) d = static_cast<int>(wanted);
+                const int d = read_depth(depth);
                 nb::gil_scoped_release release;
                 return s.state.playout(moves, d);
             },
             nb::arg("seed").none(), nb::arg("depth").none() = 0,
-            "random legal moves from default_rng(seed) (State.playout); the decisions played");
+            "random legal moves from default_rng(seed) (State.playout); the decisions played")
+        // -- the heuristic (agents/heuristic/tahiti.py), its playouts, the determinizer ------
+        .def(
+            "heuristic_action",
+            [](const TahitiState& s, nb::handle seat, Pcg64& rng) {
+                return heuristic_action(s.state, deciding_seat(s.state, seat), rng);
+            },
+            nb::arg("seat").none(), nb::arg("rng"),
+            "the reference HeuristicAgent's action for seat, the seat to decide; rng (a Pcg64, "
+            "the agent's generator) is advanced as the agent's would be (Tahiti's draws nothing)")
+        .def(
+            "heuristic_playout",
+            [](TahitiState& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
+                Pcg64 rng = rng_from_seed(seed);
+                const int d = read_depth(depth);
+                const double e = read_epsilon(epsilon);
+                nb::gil_scoped_release release;
+                return heuristic_playout(s.state, rng, d, e);
+            },
+            nb::arg("seed").none(), nb::arg("depth").none() = 0, nb::arg("epsilon").none() = 0.0,
+            "the heuristic plays every seat from default_rng(seed), a random move instead with "
+            "probability epsilon, to the end or for depth decisions; the decisions played")
+        .def(
+            "sample",
+            [](const TahitiState& s, nb::handle seat, Pcg64& rng) {
+                TahitiState out;
+                out.state = sample_state(s.state, bge_py::seat_of(seat, s.state.num_players), rng);
+                return out;
+            },
+            nb::arg("seat").none(), nb::arg("rng"),
+            "a determinization of seat's view (rules.sample_state), drawn from rng (a Pcg64, "
+            "advanced in place) as the Python determinizer draws from its Generator")
+        .def(
+            "leaf_values",
+            [](const TahitiState& s) {
+                double values[4];
+                leaf_values(s.state, values);
+                nb::list out;
+                for (int i = 0; i < s.state.num_players; ++i) out.append(values[i]);
+                return out;
+            },
+            "leaf_evaluator('tahiti')(state) of agents/leaf_values.py: per seat, in [-1, 1]");
+    bge_py::bind_vec_env<TahitiVec>(m.attr("TahitiState"));
 }

@@ -1,7 +1,8 @@
 // The Python face of bge::VecEnv (core/vec_env.h): `<Game>State.VecEnv`, the compiled half of
 // boardgame_envs.vector. A game's binding adds it with
 //   bge_py::bind_vec_env<Traits>(state_class);
-// where Traits is the game's vec-env traits plus
+// where Traits (a name of its own in each game: nanobind tells the bound classes apart by their
+// type names, and every game's VecEnv is a class of its own) is the game's vec-env traits plus
 //   using PyState;                                       // the class Python holds
 //   static const State& unwrap(const PyState&);
 //   static PyState wrap(const State&);
