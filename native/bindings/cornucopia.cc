@@ -11,6 +11,9 @@
 #include <string>
 
 #include "bindings/common.h"
+#include "bindings/vec_env.h"
+#include "games/cornucopia/heuristic.h"
+#include "games/cornucopia/sample.h"
 #include "games/cornucopia/state.h"
 
 namespace nb = nanobind;
@@ -338,12 +341,62 @@ bool action_index(nb::handle action, int* out) {
     return bge_py::action_of(action, cc::kNumActions, out);
 }
 
+// The seat to decide of a non-terminal position: ValueError otherwise (seat_of refuses
+// non-ints and seats out of range first).
+int deciding_seat(const State& s, nb::handle seat) {
+    const int p = bge_py::seat_of(seat, s.num_players);
+    if (s.is_terminal()) throw std::invalid_argument("the game is over");
+    if (p != s.current_player()) {
+        throw std::invalid_argument("seat " + std::to_string(p) + " is not the seat to decide (" +
+                                    std::to_string(s.current_player()) + ")");
+    }
+    return p;
+}
+
+// A playout's epsilon: a float or an int (not a bool) from 0 to 1.
+double get_epsilon(nb::handle value) {
+    PyObject* v = value.ptr();
+    double e = -1.0;
+    if (PyFloat_Check(v)) {
+        e = PyFloat_AS_DOUBLE(v);
+    } else if (is_int(v)) {
+        int64_t x;
+        if (read_int64(v, &x)) e = static_cast<double>(x);
+    } else {
+        throw nb::type_error("epsilon: not a number from 0 to 1");
+    }
+    if (!(e >= 0.0 && e <= 1.0)) throw std::invalid_argument("epsilon: not a number from 0 to 1");
+    return e;
+}
+
 int checked_seat(const State& s, nb::handle seat) {
     int64_t x;
     if (!read_int64(seat.ptr(), &x)) throw std::out_of_range("seat: not an int");
     bge_py::check_seat(x, s.num_players);
     return static_cast<int>(x);
 }
+
+// What the batched env (core/vec_env.h) needs of the game.
+struct CornucopiaVec {
+    using State = cc::State;
+    using PyState = cc::State;
+    static constexpr int kNumActions = cc::kNumActions;
+    static constexpr int kObservationSize = cc::kObservationSize;
+    static constexpr int kMinPlayers = cc::kMinPlayers;
+    static constexpr int kMaxPlayers = cc::kMaxPlayers;
+    static void mask(const State& s, uint8_t* out) {
+        const uint64_t bits = s.legal_bits();
+        for (int a = 0; a < kNumActions; ++a) out[a] = (bits >> a) & 1u;
+    }
+    static void encode(const State& s, int seat, float* out) { s.observation(seat, out); }
+    static bool truncated(const State&) { return false; }
+    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
+        return cc::heuristic_action(s, seat, rng);
+    }
+    static int num_players(const State& s) { return s.num_players; }
+    static const State& unwrap(const PyState& s) { return s; }
+    static PyState wrap(const State& s) { return s; }
+};
 
 }  // namespace
 
@@ -428,5 +481,50 @@ void bind_cornucopia(nb::module_& m) {
                  bge::Pcg64 rng = bge::Pcg64::from_entropy(bge_py::seed_words(seed));
                  return s.playout(rng, d);
              },
-             nb::arg("seed").none(), nb::arg("depth").none());
+             nb::arg("seed").none(), nb::arg("depth").none())
+        // -- the heuristic and the determinizer (agents/heuristic/cornucopia.py, sample.py) --
+        .def("heuristic_action",
+             [](const State& s, nb::handle seat, bge::Pcg64& rng) {
+                 return cc::heuristic_action(s, deciding_seat(s, seat), rng);
+             },
+             nb::arg("seat").none(), nb::arg("rng"),
+             "the reference HeuristicAgent's move for seat (the seat to decide), drawing from rng")
+        .def("turn_outlook",
+             [](const State& s, nb::handle seat) {
+                 const cc::TurnOutlook o =
+                     cc::turn_outlook(s, bge_py::seat_of(seat, s.num_players));
+                 return nb::make_tuple(o.value, o.p);
+             },
+             nb::arg("seat").none(),
+             "HeuristicAgent.turn_outlook(view(seat)): (value, p) of the turn about to start")
+        .def("heuristic_playout",
+             [](State& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
+                 int64_t d;
+                 if (!read_int64(depth.ptr(), &d) || d < 0) {
+                     throw std::invalid_argument("depth: not an int >= 0");
+                 }
+                 const double e = get_epsilon(epsilon);
+                 get_seed(seed, "seed");  // checked: an int in 0 .. 2**128 - 1
+                 bge::Pcg64 rng = bge::Pcg64::from_entropy(bge_py::seed_words(seed));
+                 return cc::heuristic_playout(s, rng, d, e);
+             },
+             nb::arg("seed").none(), nb::arg("depth").none(), nb::arg("epsilon").none(),
+             "plays the heuristic (a random move with probability epsilon) in place; the "
+             "decisions played")
+        .def("sample",
+             [](const State& s, nb::handle seat, bge::Pcg64& rng) {
+                 return cc::sample(s, bge_py::seat_of(seat, s.num_players), rng);
+             },
+             nb::arg("seat").none(), nb::arg("rng"),
+             "rules.sample_state(view(seat), rng): a full position consistent with the view")
+        .def("leaf_values",
+             [](const State& s) {
+                 double values[cc::kMaxPlayers];
+                 cc::leaf_values(s, values);
+                 nb::list out;
+                 for (int p = 0; p < s.num_players; ++p) out.append(values[p]);
+                 return out;
+             },
+             "leaf_evaluator('cornucopia')(state): per seat, a value in [-1, 1]");
+    bge_py::bind_vec_env<CornucopiaVec>(m.attr("CornucopiaState"));
 }
