@@ -390,7 +390,11 @@ class ISMCTSAgent(Agent):
         self.rules = make_rules(game, engine=engine)
         self.native = self.rules.engine == "native"
         self.options = options or default_options(game)
-        self.evaluate = leaf_evaluator(game)
+        # the static evaluation: compiled where the engine has it (the same values)
+        if self.native and hasattr(self.rules.native_class, "leaf_values"):
+            self.evaluate: Callable[[State], list[float]] = _native_leaf_values
+        else:
+            self.evaluate = leaf_evaluator(game)
         self.turns_left = turns_left(game)
         for name in ("late", "mid"):
             value = getattr(self.options, name)
@@ -420,7 +424,6 @@ class ISMCTSAgent(Agent):
             game, self.rules.phases, self.options.mid_phases, "mid_phases"
         )
         self.quiet_phases = _named_phases(game, self.rules.phases, self.options.quiet, "quiet")
-        self.native_leaf_values = self.native and hasattr(self.rules.native_class, "leaf_values")
         self.last_iterations = 0  # iterations of the last decision (for reports and tests)
         self.root_moves: set[int] | None = None
         self.last_root: _Node | None = None  # the tree of the last decision, for analysis
@@ -578,15 +581,18 @@ class ISMCTSAgent(Agent):
         for i, action in enumerate(actions):
             branch = state if i == len(actions) - 1 else state.clone()
             branch.apply(action)
-            self.heuristic.reset(rollout_seed)
-            self.py_rng_rollout = random.Random(rollout_seed)
-            values.append(self._rollout_value(branch, seat, to_end))
+            if not self.native:  # (a native rollout draws from rollout_seed alone)
+                self.heuristic.reset(rollout_seed)
+                self.py_rng_rollout = random.Random(rollout_seed)
+            values.append(self._rollout_value(branch, seat, to_end, rollout_seed))
         return values
 
     def _root_allows(self, action: int) -> bool:
         return self.root_moves is None or action in self.root_moves
 
-    def _rollout_value(self, state: State, seat: int, to_end: bool = False) -> float:
+    def _rollout_value(
+        self, state: State, seat: int, to_end: bool = False, rollout_seed: int = 0
+    ) -> float:
         """The heuristic's continuation of ``state`` for ``depth`` decisions (every
         decision, forced ones too; ``to_end``: to the end of the game), then the static
         evaluation; at the game's end the outcome, mixed with the score margin by
@@ -599,7 +605,7 @@ class ISMCTSAgent(Agent):
             if self.turns_left(state) <= options.finish:
                 depth = math.inf
         if self.native and (options.rollout == "heuristic" or to_end):
-            self._native_rollout(state, "heuristic", depth, rng.getrandbits(63))
+            self._native_rollout(state, "heuristic", depth, rollout_seed)
         elif options.rollout == "heuristic" or to_end:
             steps = 0
             while not state.is_terminal() and (steps < depth or not self._quiet(state)):
@@ -706,20 +712,29 @@ class ISMCTSAgent(Agent):
     def _native_rollout(self, state: State, policy: str, depth: float, seed: int) -> None:
         """The rollout in compiled code: ``depth`` decisions (every game to the end when
         infinite) of ``policy``, then on, a decision at a time, to a quiet phase."""
-        epsilon = self.options.epsilon if policy == "heuristic" else 0.0
+        native = state._native
+        state._mask = None
+        if policy == "heuristic":
+            epsilon = self.options.epsilon
+
+            def play(seed: int, depth: int) -> None:
+                native.heuristic_playout(seed, depth, epsilon)
+        else:
+
+            def play(seed: int, depth: int) -> None:
+                native.playout(seed, depth)
+
         if depth == math.inf:
-            state.playout(policy, seed, 0, epsilon)
+            play(seed, 0)
             return
-        state.playout(policy, seed, int(depth), epsilon)
+        play(seed, int(depth))
         extra = 0
-        while not state.is_terminal() and not self._quiet(state):
+        while not native.is_terminal() and not self._quiet(state):
             extra += 1
-            state.playout(policy, seed + extra, 1, epsilon)
+            play(seed + extra, 1)
 
     def _evaluate(self, state: State) -> list[float]:
-        """The static evaluation of an unfinished position (compiled where it is built)."""
-        if self.native and self.native_leaf_values:
-            return state._native.leaf_values()
+        """The static evaluation of an unfinished position."""
         return self.evaluate(state)
 
     def _heuristic_move(self, state: State) -> int:
@@ -730,10 +745,15 @@ class ISMCTSAgent(Agent):
 
     def _quiet(self, state: State) -> bool:
         """Whether a rollout past its ``depth`` may stop here for the static evaluation."""
-        return self.quiet_phases is None or state.phase in self.quiet_phases
+        return self.quiet_phases is None or state._phase_name() in self.quiet_phases
 
     def __repr__(self) -> str:
         return f"ISMCTSAgent({self.game!r}, {self.options})"
+
+
+def _native_leaf_values(state: State) -> list[float]:
+    """``leaf_evaluator(game)(state)`` computed by the native engine."""
+    return state._native.leaf_values()
 
 
 def _named_phases(
