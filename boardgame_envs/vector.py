@@ -4,10 +4,11 @@
 (:class:`~boardgame_envs.core.single_agent.SingleAgentEnv`) in one Stable-Baselines3
 ``DummyVecEnv`` are (env ``i`` seeded ``seed + i``: the same
 games, observations, masks, rewards and resets, tested step for step), at native speed:
-with the native engine and opponents ``"heuristic"`` or ``"random"``, the learners' actions
-go in and the opponents' moves, forced moves, observations and masks are made in compiled
-code, for every env in one call, into preallocated arrays. Anything else (the Python
-engine, agent objects, ``ismcts``, ``ppo:``…) steps the same envs one by one in Python.
+with the native engine and opponents ``"heuristic"``, ``"random"`` or a mix of them, the
+learners' actions go in and the opponents' moves, forced moves, observations, masks,
+rewards (``outcome`` or ``score``) and hints are made in compiled code, for every env in one
+call, into preallocated arrays. Anything else (the Python engine, ``ismcts``, ``ppo:``, your
+own agents) steps the same envs one by one in Python.
 
 =================  =====================================================================
 Returns            :class:`VecGameEnv`, an SB3 ``VecEnv``: ``reset()``, ``step(actions)``,
@@ -33,9 +34,6 @@ from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidConfigError, is_integer
 from boardgame_envs.registry import make_rules, make_single_agent
 
-#: Opponents the compiled batch plays itself (by name).
-NATIVE_OPPONENTS = ("heuristic", "random")
-
 
 def make_batch(
     game: str,
@@ -45,31 +43,76 @@ def make_batch(
     observe_mask: bool = True,
     learner_seat: int | None = None,
     engine: str | None = None,
+    hint: Any = None,
     **options: Any,
 ) -> _NativeBatch | _PythonBatch:
     """The games behind :func:`make_vec`: compiled (:class:`_NativeBatch`) where the
-    engine is native and the opponents are named native ones, else one
-    :class:`SingleAgentEnv` after another (:class:`_PythonBatch`)."""
+    engine is native and every opponent (and the hint) is one the engine plays itself,
+    else one :class:`SingleAgentEnv` after another (:class:`_PythonBatch`)."""
+    from agents.base import make_agent
+
     if not is_integer(num_envs) or num_envs < 1:
         raise InvalidConfigError(f"num_envs={num_envs!r} is not allowed; allowed: an int >= 1")
     rules = make_rules(game, engine)
+    # (names are resolved once for the compiled batch, whose seats only borrow the agents'
+    # kinds; the Python batch resolves them once per env, each env its own agents)
+    agent = make_agent(opponent, game) if isinstance(opponent, str) else opponent
+    hint_agent = make_agent(hint, game) if isinstance(hint, str) and hint else hint or None
     native = (
         rules.engine == "native"
-        and isinstance(opponent, str)
-        and opponent in NATIVE_OPPONENTS
         and hasattr(rules.native_class, "VecEnv")
-        and not options.get("layout", "flat") != "flat"
-        and options.get("reward", "outcome") == "outcome"
+        and _plays_natively(agent, game)
+        and (hint_agent is None or _policy_code(hint_agent, game) == HEURISTIC)
+        and options.get("layout", "flat") == "flat"
         and options.get("auto_resolve", True) is True
         and options.get("illegal_action", "lose") == "lose"
     )
     if native:
         return _NativeBatch(
-            rules, int(num_envs), num_players, opponent, observe_mask, learner_seat, options
+            rules,
+            int(num_envs),
+            num_players,
+            agent,
+            observe_mask,
+            learner_seat,
+            hint_agent,
+            options,
         )
     return _PythonBatch(
-        game, int(num_envs), num_players, opponent, observe_mask, learner_seat, engine, options
+        game,
+        engine,
+        int(num_envs),
+        num_players,
+        opponent,
+        observe_mask,
+        learner_seat,
+        hint,
+        options,
     )
+
+
+RANDOM, HEURISTIC = 0, 1  # the compiled batch's opponent policies
+
+
+def _policy_code(agent: Any, game: str) -> int | None:
+    """The compiled policy that plays exactly as ``agent`` does, or None."""
+    from agents.base import RandomAgent
+    from agents.heuristic import NativeHeuristicAgent
+
+    if type(agent) is RandomAgent:
+        return RANDOM
+    if type(agent) is NativeHeuristicAgent and agent.game == game:
+        return HEURISTIC
+    return None
+
+
+def _plays_natively(opponent: Any, game: str) -> bool:
+    """Whether every agent ``opponent.sample`` can seat has a compiled twin."""
+    from agents.base import AgentMix
+
+    if isinstance(opponent, AgentMix):
+        return all(_plays_natively(agent, game) for agent in opponent.agents)
+    return _policy_code(opponent, game) is not None
 
 
 class _PythonBatch:
@@ -78,16 +121,18 @@ class _PythonBatch:
     def __init__(
         self,
         game: str,
+        engine: str | None,
         num_envs: int,
         num_players: int,
         opponent: Any,
         observe_mask: bool,
         learner_seat: int | None,
-        engine: str | None,
+        hint: Any,
         options: dict[str, Any],
     ) -> None:
-        self.envs = [
-            make_single_agent(
+        self.envs = []
+        for _ in range(num_envs):
+            env = make_single_agent(
                 game,
                 num_players,
                 opponent=opponent,
@@ -96,8 +141,12 @@ class _PythonBatch:
                 learner_seat=learner_seat,
                 **options,
             )
-            for _ in range(num_envs)
-        ]
+            if hint:
+                from agents.base import make_agent
+                from agents.hinted import HintedEnv
+
+                env = HintedEnv(env, make_agent(hint, game) if isinstance(hint, str) else hint)
+            self.envs.append(env)
         self.num_envs = num_envs
         self.observation_space = self.envs[0].observation_space
         self.action_space = self.envs[0].action_space
@@ -128,25 +177,27 @@ class _PythonBatch:
 
 class _NativeBatch:
     """The batch in compiled code: the learners' actions in, the opponents' and forced moves
-    played and every row written in one call. Resets are drawn here exactly as
-    ``SingleAgentEnv.reset`` draws them (its generator, the game's seed, the learner's seat,
-    the opponents' seeds)."""
+    played and every row written in one call. Each new game is drawn here exactly as
+    ``SingleAgentEnv.reset`` (and ``HintedEnv.reset``) draw it: the env's generator gives
+    the game's seed, the learner's seat, each opponent seat's agent and its seed, then the
+    hint's seed."""
 
     def __init__(
         self,
         rules: Any,
         num_envs: int,
         num_players: int,
-        opponent: str,
+        opponent: Any,
         observe_mask: bool,
         learner_seat: int | None,
+        hint: Any,
         options: dict[str, Any],
     ) -> None:
         # The same checks and defaults as the single-agent env (one is built and dropped).
         probe = make_single_agent(
             rules.name,
             num_players,
-            opponent="random",
+            opponent=opponent,
             engine="native",
             observe_mask=observe_mask,
             learner_seat=learner_seat,
@@ -158,11 +209,27 @@ class _NativeBatch:
         self.num_players = probe.num_players
         self.game_options = dict(game_env.options)
         self.fixed_seat = probe.fixed_seat
-        self.observation_space = probe.observation_space
+        self.opponent = probe.opponent
+        self.hint = hint is not None
+        space = probe.observation_space
+        if self.hint:
+            size = rules.action_size
+            space = gymnasium.spaces.Box(
+                np.concatenate([space.low, np.zeros(size, np.float32)]),
+                np.concatenate([space.high, np.ones(size, np.float32)]),
+                dtype=np.float32,
+            )
+        self.observation_space = space
         self.action_space = probe.action_space
         self.compiled = True
         self.native = rules.native_class.VecEnv(
-            num_envs, self.num_players, opponent, bool(observe_mask), game_env.max_steps
+            num_envs,
+            self.num_players,
+            bool(observe_mask),
+            self.hint,
+            game_env.reward_mode == "score",
+            float(game_env.score_reward_scale),
+            game_env.max_steps,
         )
         row = self.native.row_size
         self.observations = np.zeros((num_envs, row), np.float32)
@@ -195,32 +262,43 @@ class _NativeBatch:
         seat = self.fixed_seat
         if seat is None:
             seat = int(rng.integers(self.num_players))
-        opponent_seed = 0
+        policies = [RANDOM] * self.num_players
+        rng_index = [0] * self.num_players
+        seeds: list[int] = []
+        owner: dict[int, int] = {}  # an agent seated twice keeps one generator: its last seed
         for other in range(self.num_players):
-            if other != seat:  # one agent seated in every other seat: the last reset counts
-                opponent_seed = int(rng.integers(2**63))
+            if other == seat:
+                continue
+            agent = self.opponent.sample(rng)
+            agent_seed = int(rng.integers(2**63))
+            k = owner.setdefault(id(agent), len(seeds))
+            if k == len(seeds):
+                seeds.append(agent_seed)
+            seeds[k] = agent_seed
+            policies[other] = _policy_code(agent, self.rules.name)
+            rng_index[other] = k
+        rngs = [self.pcg64.from_seed(s) for s in seeds]
+        hint_rng = self.pcg64.from_seed(int(rng.integers(2**63))) if self.hint else None
         self.seats[i] = seat
-        opponent_rng = self.pcg64.from_seed(opponent_seed)
-        self.native.start(i, state._native, seat, opponent_rng, *self._buffers())
+        self.native.start(
+            i, state._native, seat, policies, rng_index, rngs, hint_rng, *self._buffers()
+        )
         info = {"learner_seat": seat, "reward_before_first_turn": 0.0}
         return self.observations[i].copy(), info
 
     def step_all(self, actions: np.ndarray) -> tuple:
         actions = checked_actions(actions, self.num_envs)
         self.native.step(actions, *self._buffers())
-        obs = self.observations.copy()
-        rewards = self.rewards.copy()
-        terminated = self.terminated.astype(bool)
-        truncated = self.truncated.astype(bool)
         infos: list[dict] = [{"learner_seat": seat} for seat in self.seats]
-        for i in np.flatnonzero(terminated | truncated).tolist():
-            if self.illegal[i]:
-                infos[i]["illegal_action"] = f"action {int(actions[i])} is not legal"
-                continue
-            state = self.state(i)
-            if state.is_terminal():
-                rewards[i] += state.returns()[self.seats[i]]
-        return obs, rewards, terminated, truncated, infos
+        for i in np.flatnonzero(self.illegal).tolist():
+            infos[i]["illegal_action"] = f"action {int(actions[i])} is not legal"
+        return (
+            self.observations.copy(),
+            self.rewards.copy(),
+            self.terminated.astype(bool),
+            self.truncated.astype(bool),
+            infos,
+        )
 
     def action_masks(self) -> np.ndarray:
         return self.masks.astype(bool)
@@ -256,19 +334,22 @@ def make_vec(
     seed: int | None = None,
     learner_seat: int | None = None,
     engine: str | None = None,
+    hint: Any = None,
     **options: Any,
 ) -> Any:
     """``num_envs`` single-agent games of ``game`` as one Stable-Baselines3 ``VecEnv``.
 
     ``opponent``: an agent name (``heuristic``, ``random``: played in compiled code on the
-    native engine; ``ismcts[:…]``, ``ppo:<path>``) or an agent object; ``seed``: env ``i``
-    is seeded ``seed + i`` at the first reset (None: fresh entropy); ``learner_seat``: the
-    learner's seat (None: drawn at every reset); other keywords go to the single-agent env
-    and the game (``reward``, ``max_steps``, the game's options)."""
+    native engine, as is an ``AgentMix`` of them; ``ismcts[:…]``, ``ppo:<path>``) or an
+    agent object; ``seed``: env ``i`` is seeded ``seed + i`` at the first reset (None: fresh
+    entropy); ``learner_seat``: the learner's seat (None: drawn at every reset); ``hint``:
+    an agent (name) whose one-hot move in the learner's view ends every row, as
+    ``agents.hinted.HintedEnv`` appends it; other keywords go to the single-agent env and
+    the game (``reward``, ``score_reward_scale``, ``max_steps``, the game's options)."""
     from boardgame_envs._vec_sb3 import VecGameEnv
 
     batch = make_batch(
-        game, num_envs, num_players, opponent, observe_mask, learner_seat, engine, **options
+        game, num_envs, num_players, opponent, observe_mask, learner_seat, engine, hint, **options
     )
     env = VecGameEnv(batch)
     env.seed(seed)
@@ -283,12 +364,21 @@ def make_gymnasium_vec(
     observe_mask: bool = True,
     learner_seat: int | None = None,
     engine: str | None = None,
+    hint: Any = None,
     **options: Any,
 ) -> GymnasiumVecEnv:
     """The same batch as :func:`make_vec` as a ``gymnasium.vector.VectorEnv``
     (``reset(seed=s)`` seeds env ``i`` with ``s + i``)."""
     batch = make_batch(
-        game, num_envs, num_players, opponent, observe_mask, learner_seat, engine, **options
+        game,
+        num_envs,
+        num_players,
+        opponent,
+        observe_mask,
+        learner_seat,
+        engine,
+        hint,
+        **options,
     )
     return GymnasiumVecEnv(batch)
 

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from agents.base import AgentMix, make_agent
+from agents.hinted import HintedEnv
 from boardgame_envs import GAMES
 from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidConfigError
@@ -23,15 +25,14 @@ PLAYERS = {
 }
 
 
-def _reference(game, num_envs, num_players, opponent, engine, seed):
-    envs = DummyVecEnv(
-        [
-            lambda: make_single_agent(
-                game, num_players, opponent=opponent, engine=engine, observe_mask=True
-            )
-        ]
-        * num_envs
-    )
+def _reference(game, num_envs, num_players, opponent, engine, seed, hint, options):
+    def make_env():
+        env = make_single_agent(
+            game, num_players, opponent=opponent(), engine=engine, observe_mask=True, **options
+        )
+        return env if hint is None else HintedEnv(env, make_agent(hint, game))
+
+    envs = DummyVecEnv([make_env] * num_envs)
     envs.seed(seed)
     return envs
 
@@ -40,11 +41,23 @@ def _masks(venv):
     return np.stack(venv.env_method("action_masks"))
 
 
-def _assert_same_trajectories(game, num_players, opponent, engine, steps, num_envs=3, seed=7):
+def _assert_same_trajectories(
+    game, num_players, opponent, engine, steps, num_envs=3, seed=7, hint=None, **options
+):
+    """``opponent``: an agent name, or a function making a fresh opponent (each reference env
+    gets its own, as train's envs do)."""
+    make_opponent = opponent if callable(opponent) else lambda: opponent
     batched = make_vec(
-        game, num_envs, num_players, opponent=opponent, engine=engine, seed=seed
+        game,
+        num_envs,
+        num_players,
+        opponent=make_opponent(),
+        engine=engine,
+        seed=seed,
+        hint=hint,
+        **options,
     )
-    reference = _reference(game, num_envs, num_players, opponent, engine, seed)
+    reference = _reference(game, num_envs, num_players, make_opponent, engine, seed, hint, options)
     obs, expected = batched.reset(), reference.reset()
     np.testing.assert_array_equal(obs, expected)
     assert batched.reset_infos == reference.reset_infos
@@ -82,6 +95,24 @@ def test_random_opponents_in_the_batch_are_the_single_envs_random_agents(game):
     if game not in native_games():
         pytest.skip(f"no native {game} engine built")
     _assert_same_trajectories(game, PLAYERS[game][-1], "random", "native", steps=40)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_mixed_opponents_hints_and_score_rewards_as_training_uses_them(game):
+    """A heuristic/random mix (drawn per game and seat), the heuristic's hint appended and
+    the score-shaped reward: what train's recipes ask of their envs."""
+    if game not in native_games():
+        pytest.skip(f"no native {game} engine built")
+
+    def mix():
+        return AgentMix([make_agent("heuristic", game), make_agent("random", game)], [0.7, 0.3])
+
+    for num_players in PLAYERS[game]:
+        batched = make_vec(game, 2, num_players, opponent=mix(), hint="heuristic")
+        assert batched.batch.compiled
+        _assert_same_trajectories(
+            game, num_players, mix, "native", 50, hint="heuristic", reward="score"
+        )
 
 
 def test_native_batch_is_compiled_and_other_opponents_fall_back_to_python():

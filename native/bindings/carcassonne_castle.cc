@@ -669,6 +669,11 @@ struct CarcassonneCastleVec {
         return cc::heuristic_action(s, seat, rng);
     }
     static int num_players(const State&) { return cc::NUM_PLAYERS; }
+    static constexpr bool kLowerScoreWins = false;
+    static void scores(const State& s, double* out) {
+        for (int p = 0; p < cc::NUM_PLAYERS; ++p) out[p] = static_cast<double>(s.scores[p]);
+    }
+    static void score_keys(const State& s, double* out) { scores(s, out); }
     static const State& unwrap(const PyState& s) { return s; }
     static PyState wrap(const State& s) { return s; }
 };

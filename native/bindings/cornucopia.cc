@@ -394,6 +394,12 @@ struct CornucopiaVec {
         return cc::heuristic_action(s, seat, rng);
     }
     static int num_players(const State& s) { return s.num_players; }
+    static constexpr bool kLowerScoreWins = false;
+    static void scores(const State& s, double* out) {
+        const auto values = s.scores();
+        for (int p = 0; p < s.num_players; ++p) out[p] = values[p];
+    }
+    static void score_keys(const State& s, double* out) { scores(s, out); }
     static const State& unwrap(const PyState& s) { return s; }
     static PyState wrap(const State& s) { return s; }
 };

@@ -632,6 +632,13 @@ struct FactorsMultiplesVec {
         return fm::heuristic_action(s, seat, rng);
     }
     static int num_players(const State& s) { return s.num_players; }
+    static constexpr bool kLowerScoreWins = true;
+    static void scores(const State& s, double* out) {
+        for (int p = 0; p < s.num_players; ++p) out[p] = static_cast<double>(s.match_total(p));
+    }
+    static void score_keys(const State& s, double* out) {
+        for (int p = 0; p < s.num_players; ++p) out[p] = -static_cast<double>(s.match_total(p));
+    }
     static const State& unwrap(const PyState& s) { return s; }
     static PyState wrap(const State& s) { return s; }
 };

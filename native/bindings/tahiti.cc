@@ -572,6 +572,13 @@ struct TahitiVec {
         return heuristic_action(s, seat, rng);
     }
     static int num_players(const State& s) { return s.num_players; }
+    static constexpr bool kLowerScoreWins = false;
+    static void scores(const State& s, double* out) {
+        int values[4];
+        s.scores(values);
+        for (int p = 0; p < s.num_players; ++p) out[p] = static_cast<double>(values[p]);
+    }
+    static void score_keys(const State& s, double* out) { scores(s, out); }
     static const State& unwrap(const PyState& s) { return s.state; }
     static PyState wrap(const State& s) {
         PyState out;

@@ -11,6 +11,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -54,6 +55,18 @@ bge::VecBuffers checked_buffers(const Env& env, CArray<float, nb::ndim<2>> obser
             terminated.data(),   truncated.data(), illegal.data()};
 }
 
+inline bool get_flag(nb::handle value, const char* field) {
+    if (!PyBool_Check(value.ptr())) fail_type(field, "not a bool");
+    return value.ptr() == Py_True;
+}
+
+// A _native.Pcg64 from Python (copied), TypeError "<field>: not a Pcg64" for anything else.
+inline bge::Pcg64 pcg64_of(nb::handle value, const char* field) {
+    bge::Pcg64* rng = nullptr;
+    if (!nb::try_cast<bge::Pcg64*>(value, rng) || rng == nullptr) fail_type(field, "not a Pcg64");
+    return *rng;
+}
+
 template <class Traits>
 void bind_vec_env(nb::handle state_class) {
     using Env = bge::VecEnv<Traits>;
@@ -62,53 +75,67 @@ void bind_vec_env(nb::handle state_class) {
                     "A batch of single-learner games stepped in one call (boardgame_envs.vector)")
         .def(
             "__init__",
-            [](Env* self, nb::handle num_envs, nb::handle num_players, nb::handle opponent,
-               nb::handle observe_mask, nb::handle max_steps) {
+            [](Env* self, nb::handle num_envs, nb::handle num_players, nb::handle observe_mask,
+               nb::handle hint, nb::handle score_reward, nb::handle score_scale,
+               nb::handle max_steps) {
                 const int n = static_cast<int>(get_int(num_envs, "num_envs", 1, 1 << 20));
-                const int players = static_cast<int>(
+                bge::VecConfig config;
+                config.num_players = static_cast<int>(
                     get_int(num_players, "num_players", Traits::kMinPlayers, Traits::kMaxPlayers));
-                const std::string name = get_str(opponent, "opponent");
-                bge::OpponentPolicy policy;
-                if (name == "heuristic") {
-                    policy = bge::OpponentPolicy::kHeuristic;
-                } else if (name == "random") {
-                    policy = bge::OpponentPolicy::kRandom;
-                } else {
-                    fail("opponent", "not 'heuristic' or 'random'");
-                }
-                if (!PyBool_Check(observe_mask.ptr())) fail_type("observe_mask", "not a bool");
-                const int64_t cap = get_int(max_steps, "max_steps", 1, INT64_MAX);
-                new (self) Env(n, players, policy, observe_mask.ptr() == Py_True, cap);
+                config.observe_mask = get_flag(observe_mask, "observe_mask");
+                config.hint = get_flag(hint, "hint");
+                config.score_reward = get_flag(score_reward, "score_reward");
+                if (!PyFloat_Check(score_scale.ptr())) fail_type("score_scale", "not a float");
+                config.score_scale = PyFloat_AsDouble(score_scale.ptr());
+                config.max_steps = get_int(max_steps, "max_steps", 1, INT64_MAX);
+                new (self) Env(n, config);
             },
-            nb::arg("num_envs").none(), nb::arg("num_players").none(), nb::arg("opponent").none(),
-            nb::arg("observe_mask").none(), nb::arg("max_steps").none())
+            nb::arg("num_envs").none(), nb::arg("num_players").none(),
+            nb::arg("observe_mask").none(), nb::arg("hint").none(), nb::arg("score_reward").none(),
+            nb::arg("score_scale").none(), nb::arg("max_steps").none())
         .def_prop_ro("num_envs", &Env::num_envs)
         .def_prop_ro("row_size", &Env::row_size)
         .def(
             "start",
             [](Env& env, nb::handle index, const PyState& state, nb::handle learner,
-               const bge::Pcg64& rng, CArray<float, nb::ndim<2>> observations,
-               CArray<uint8_t, nb::ndim<2>> masks, CArray<float, nb::ndim<1>> rewards,
-               CArray<uint8_t, nb::ndim<1>> terminated, CArray<uint8_t, nb::ndim<1>> truncated,
-               CArray<uint8_t, nb::ndim<1>> illegal) {
+               nb::handle policies, nb::handle rng_index, nb::handle rngs, nb::handle hint_rng,
+               CArray<float, nb::ndim<2>> observations, CArray<uint8_t, nb::ndim<2>> masks,
+               CArray<float, nb::ndim<1>> rewards, CArray<uint8_t, nb::ndim<1>> terminated,
+               CArray<uint8_t, nb::ndim<1>> truncated, CArray<uint8_t, nb::ndim<1>> illegal) {
                 const int i = static_cast<int>(get_int(index, "index", 0, env.num_envs() - 1));
                 const bge::VecBuffers out = checked_buffers(env, observations, masks, rewards,
                                                             terminated, truncated, illegal);
                 const typename Traits::State& s = Traits::unwrap(state);
-                if (Traits::num_players(s) != env.num_players()) {
+                const int n = env.num_players();
+                if (Traits::num_players(s) != n) {
                     fail("state", "has " + std::to_string(Traits::num_players(s)) +
-                                      " players, not " +
-                                      std::to_string(env.num_players()));
+                                      " players, not " + std::to_string(n));
                 }
-                const int seat =
-                    static_cast<int>(get_int(learner, "learner", 0, env.num_players() - 1));
-                return env.start(i, s, seat, rng, out);
+                bge::VecStart start;
+                start.learner = static_cast<int>(get_int(learner, "learner", 0, n - 1));
+                const Seq generators = get_seq(rngs, "rngs", -1, n);
+                for (Py_ssize_t k = 0; k < generators.size; ++k) {
+                    start.rngs[k] = pcg64_of(generators[k], "rngs");
+                }
+                const Seq kinds = get_seq(policies, "policies", n);
+                const Seq indices = get_seq(rng_index, "rng_index", n);
+                for (int seat = 0; seat < n; ++seat) {
+                    start.policy[seat] =
+                        static_cast<bge::OpponentPolicy>(get_int(kinds[seat], "policies", 0, 1));
+                    const int64_t last = std::max<Py_ssize_t>(generators.size, 1) - 1;
+                    start.rng_index[seat] =
+                        static_cast<int>(get_int(indices[seat], "rng_index", 0, last));
+                }
+                if (hint_rng.ptr() != Py_None) start.hint_rng = pcg64_of(hint_rng, "hint_rng");
+                return env.start(i, s, start, out);
             },
-            nb::arg("index").none(), nb::arg("state"), nb::arg("learner").none(), nb::arg("rng"),
-            nb::arg("observations"), nb::arg("masks"), nb::arg("rewards"), nb::arg("terminated"),
-            nb::arg("truncated"), nb::arg("illegal"),
-            "Env `index` begins the game `state` (copied), seat `learner` learning; True when "
-            "the learner is to decide")
+            nb::arg("index").none(), nb::arg("state"), nb::arg("learner").none(),
+            nb::arg("policies").none(), nb::arg("rng_index").none(), nb::arg("rngs").none(),
+            nb::arg("hint_rng").none(), nb::arg("observations"), nb::arg("masks"),
+            nb::arg("rewards"), nb::arg("terminated"), nb::arg("truncated"), nb::arg("illegal"),
+            "Env `index` begins the game `state` (copied), seat `learner` learning, seat s "
+            "played by policies[s] (0 random, 1 heuristic) drawing from rngs[rng_index[s]]; "
+            "True when the learner is to decide")
         .def(
             "step",
             [](Env& env, CArray<const int64_t, nb::ndim<1>> actions,

@@ -12,7 +12,10 @@
 #include <vector>
 
 #include "bindings/common.h"
+#include "bindings/vec_env.h"
 #include "games/wasabi/encoding.h"
+#include "games/wasabi/heuristic.h"
+#include "games/wasabi/sample.h"
 #include "games/wasabi/state.h"
 
 namespace nb = nanobind;
@@ -416,6 +419,77 @@ int64_t action_index(nb::handle action) {
 // A seat from Python: an int (not a bool) 0..num_players - 1.
 int seat_of(const State& s, nb::handle seat) { return bge_py::seat_of(seat, s.num_players); }
 
+// The seat to decide, checked for the heuristic: ValueError "the game is over" or "seat N is
+// not the seat to decide (M)".
+int deciding_seat(const State& s, nb::handle seat) {
+    const int checked = seat_of(s, seat);
+    if (s.is_terminal()) throw std::invalid_argument("the game is over");
+    if (checked != s.current_player()) {
+        throw std::invalid_argument("seat " + std::to_string(checked) +
+                                    " is not the seat to decide (" +
+                                    std::to_string(s.current_player()) + ")");
+    }
+    return checked;
+}
+
+// A boardgame_envs._native.Pcg64, advanced in place by the caller: TypeError "rng: not a
+// Pcg64" for anything else.
+bge::Pcg64& pcg64_of(nb::handle rng) {
+    if (!nb::isinstance<bge::Pcg64>(rng)) bge_py::fail_type("rng", "not a Pcg64");
+    return nb::cast<bge::Pcg64&>(rng);
+}
+
+// heuristic_playout's epsilon: an int or float (not a bool) from 0 to 1.
+double get_epsilon(nb::handle value) {
+    PyObject* v = value.ptr();
+    double x = -1.0;
+    if (PyFloat_Check(v)) {
+        x = PyFloat_AS_DOUBLE(v);
+    } else if (is_int(v)) {
+        x = PyLong_AsDouble(v);
+        if (x == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            x = -1.0;
+        }
+    } else {
+        bge_py::fail_type("epsilon", "not a number");
+    }
+    if (!(x >= 0.0 && x <= 1.0)) bge_py::fail("epsilon", "out of range 0..1");
+    return x;
+}
+
+// What the batched env (core/vec_env.h) needs of the game.
+struct WasabiVec {
+    using State = bge::wasabi::State;
+    using PyState = bge::wasabi::State;
+    static constexpr int kNumActions = NUM_ACTIONS;
+    static constexpr int kObservationSize = OBSERVATION_SIZE;
+    static constexpr int kMinPlayers = MIN_PLAYERS;
+    static constexpr int kMaxPlayers = MAX_PLAYERS;
+    static constexpr bool kLowerScoreWins = false;
+    static void mask(const State& s, uint8_t* out) {
+        Mask mask;
+        s.legal_mask(mask);
+        for (int a = 0; a < kNumActions; ++a) out[a] = mask[a];
+    }
+    static void encode(const State& s, int seat, float* out) { bge::wasabi::encode(s, seat, out); }
+    static bool truncated(const State&) { return false; }
+    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
+        return heuristic_action(s, seat, rng);
+    }
+    static int num_players(const State& s) { return s.num_players; }
+    static void scores(const State& s, double* out) {
+        const std::vector<double> values = s.scores();
+        for (int p = 0; p < s.num_players; ++p) out[p] = values[p];
+    }
+    static void score_keys(const State& s, double* out) {
+        const std::vector<double> values = s.score_keys();
+        for (int p = 0; p < s.num_players; ++p) out[p] = values[p];
+    }
+    static const State& unwrap(const PyState& s) { return s; }
+    static PyState wrap(const State& s) { return s; }
+};
+
 }  // namespace
 
 void bind_wasabi(nb::module_& m) {
@@ -526,5 +600,41 @@ void bind_wasabi(nb::module_& m) {
                  nb::gil_scoped_release release;
                  return s.playout(rng, limit);
              },
-             nb::arg("seed"), nb::arg("depth"));
+             nb::arg("seed"), nb::arg("depth"))
+        .def("heuristic_action",
+             [](const State& s, nb::handle seat, nb::handle rng) {
+                 const int checked = deciding_seat(s, seat);
+                 return heuristic_action(s, checked, pcg64_of(rng));
+             },
+             nb::arg("seat").none(), nb::arg("rng").none(),
+             "The move of agents.heuristic.wasabi.HeuristicAgent for `seat`, the seat to "
+             "decide; `rng` (a Pcg64) advanced as the agent's generator would be (it draws none)")
+        .def("board_value",
+             [](const State& s, nb::handle seat) { return board_value(s, seat_of(s, seat)); },
+             nb::arg("seat").none(),
+             "The heuristic's board value for `seat` (planner._setup(state.view(seat)); "
+             "planner.value_now()): its live recipes' best windows, summed")
+        .def("heuristic_playout",
+             [](State& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
+                 const std::vector<uint32_t> words = entropy_words(seed);
+                 const int64_t limit = bge_py::get_int(depth, "depth", 0, INT64_MAX);
+                 const double eps = get_epsilon(epsilon);
+                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words);
+                 nb::gil_scoped_release release;
+                 return heuristic_playout(s, rng, limit, eps);
+             },
+             nb::arg("seed").none(), nb::arg("depth").none() = 0, nb::arg("epsilon").none() = 0.0,
+             "Heuristic moves (a uniform legal move with probability epsilon, one generator "
+             "seeded as playout's) to the end or for `depth` decisions; the decisions played")
+        .def("sample",
+             [](const State& s, nb::handle seat, nb::handle rng) {
+                 const int checked = seat_of(s, seat);
+                 return sample_state(s, checked, pcg64_of(rng));
+             },
+             nb::arg("seat").none(), nb::arg("rng").none(),
+             "A determinization of `seat`'s view, drawn from `rng` (a Pcg64, advanced in "
+             "place) as rules.sample_state draws it from a numpy Generator")
+        .def("leaf_values", [](const State& s) { return leaf_values(s); },
+             "agents.leaf_values.leaf_evaluator('wasabi')(state), self unchanged");
+    bge_py::bind_vec_env<WasabiVec>(m.attr("WasabiState"));
 }
