@@ -288,17 +288,29 @@ def test_cli_list_and_errors(capsys):
 
 def test_bench_on_a_tiny_budget(tmp_path, monkeypatch):
     timed = []
-    monkeypatch.setattr(bench, "learner_rate", lambda game, steps: timed.append(game) or 1.5)
-    report = bench.main(bench.Args(seconds=0.05, out=str(tmp_path / "bench.json")))
-    assert report["learner_steps_per_s"] == dict.fromkeys(GAMES, 2) and timed == list(GAMES)
+    monkeypatch.setattr(
+        bench, "learner_rate", lambda game, steps, **args: timed.append((game, args)) or 1.5
+    )
+    games = ["factors_multiples", "tahiti"]
+    report = bench.main(
+        bench.Args(games=",".join(games), seconds=0.02, repeats=1, out=str(tmp_path / "b.json"))
+    )
+    both = {"compiled_batch": 2, "env_per_game": 2}
+    assert report["learner_steps_per_s"] == dict.fromkeys(games, both)
+    assert timed == [(g, a) for g in games for a in ({}, {"vector": False})]
     expected = {
         (g, n)
-        for g, info in GAMES.items()
-        for n in range(info.rules().min_players, info.rules().max_players + 1)
+        for g in games
+        for n in range(GAMES[g].rules().min_players, GAMES[g].rules().max_players + 1)
     }
     assert {(r["game"], r["num_players"]) for r in report["results"]} == expected
     assert all(r["aec_steps_per_s"] > 0 and r["engine_steps_per_s"] > 0 for r in report["results"])
-    assert json.loads((tmp_path / "bench.json").read_text())["connect_four_steps_per_s"] > 0
+    searched = [r for r in report["results"] if r["num_players"] == 2]
+    assert all(r["heuristic_decisions_per_s"] > 0 for r in searched)
+    assert all(r["single_agent_steps_per_s"] > 0 for r in searched)
+    if any(r["engine"] == "native" for r in searched):
+        assert all(r["vector_steps_per_s"] > 0 for r in searched if r["engine"] == "native")
+    assert json.loads((tmp_path / "b.json").read_text())["connect_four_steps_per_s"] > 0
 
 
 def test_bench_learner_rate_trains_with_the_games_defaults():

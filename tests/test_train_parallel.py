@@ -14,6 +14,7 @@ import torch
 
 from agents.ppo import load_model
 from boardgame_envs import InvalidConfigError
+from boardgame_envs.core.native import native_games
 from training import train_ppo
 from training.cli import main as cli_main
 from training.vec_envs import WorkerVecEnv, split
@@ -217,3 +218,38 @@ def test_ray_backend_without_ray_says_how_to_install_it(tmp_path, monkeypatch):
     with pytest.raises(InvalidConfigError, match=r"needs Ray, which is not installed"):
         train_ppo.main(tiny_args(tmp_path, workers=2, backend="ray"))
     assert not (tmp_path / "run").exists()
+
+
+def test_the_compiled_batch_trains_the_same_model_as_one_env_per_game(tmp_path):
+    """train's default steps the envs as one compiled batch where the engine plays the
+    opponents and the hint (here a heuristic/random mix, the hint and the score reward):
+    the same run, weight for weight, as --vector false."""
+    if "wasabi" not in native_games():
+        pytest.skip("no native wasabi engine built")
+    recipe = dict(
+        game="wasabi",
+        opponent="heuristic=0.7,random=0.3",
+        reward="score",
+        hint="heuristic",
+        imitate="",
+        timesteps=128,
+        n_envs=4,
+        n_steps=32,
+        batch_size=64,
+        n_epochs=1,
+        net_arch="32",
+        network="flat",
+        eval_every=0,
+        eval_games=1,
+        checkpoint_every=128,
+        seed=3,
+        out_dir=str(tmp_path),
+        progress=False,
+    )
+    args = train_ppo.Args(run_name="batch", **recipe)
+    venv = train_ppo.make_vec_env(args, None)
+    assert type(venv.venv).__name__ == "VecGameEnv" and venv.venv.batch.compiled
+    venv.close()
+    batch = train_ppo.main(args)
+    per_game = train_ppo.main(train_ppo.Args(run_name="per_game", vector=False, **recipe))
+    assert_same_parameters(batch, per_game)

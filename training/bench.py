@@ -416,11 +416,13 @@ def main(args: Args) -> dict:
         for n in range(rules.min_players, rules.max_players + 1):
             for engine in engines_of(game, args.engines):
                 rows.append(measure_row(game, engine, n, args, c4))
-    learner = (
-        {game: round(learner_rate(game, args.learner_steps)) for game in ids}
-        if args.learner_steps
-        else {}
-    )
+    learner = {
+        game: {
+            "compiled_batch": round(learner_rate(game, args.learner_steps)),
+            "env_per_game": round(learner_rate(game, args.learner_steps, vector=False)),
+        }
+        for game in (ids if args.learner_steps else [])
+    }
     yardstick = max(c4)
     print(
         f"connect_four_v3 raw_env: {yardstick:,.0f} steps/s of CPU time (best of {len(c4)} "
@@ -431,11 +433,14 @@ def main(args: Args) -> dict:
     print_table(rows)
     if learner:
         print(
-            f"PPO learner steps/s (2 players, train's defaults per game, {args.learner_steps:,}"
-            " steps after one rollout, wall-clock):"
+            f"\nPPO learner steps/s (2 players, train's defaults per game, {args.learner_steps:,}"
+            " steps after one rollout, wall-clock): the envs as one compiled batch (train's "
+            "default) and as one env per game (--vector false)"
         )
-        for game, rate in learner.items():
-            print(f"{game:<22}{rate:>8,}")
+        print(f"{'game':<22}{'batch':>8}{'per game':>10}{'speed-up':>10}")
+        for game, rates in learner.items():
+            batch, single = rates["compiled_batch"], rates["env_per_game"]
+            print(f"{game:<22}{batch:>8,}{single:>10,}{speed_up(batch / single, 10)}")
     report = {
         "args": asdict(args),
         "learner_steps_per_s": learner,

@@ -54,7 +54,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 from tqdm.auto import tqdm
 
 from agents.base import Agent, AgentMix, make_agent, split_agent_specs
@@ -275,6 +275,10 @@ class Args:
     """a run directory to continue from its latest checkpoint (its config is reused;
     only --timesteps may be raised, and --workers, --backend, --ray-address given now
     apply)"""
+    vector: bool = True
+    """step the envs as one compiled batch (boardgame_envs.vector) where the engine plays
+    the opponents and the hint itself (heuristic, random); false: one env per game, in
+    --workers processes"""
     workers: int = 1
     """processes stepping the envs, each a group of n_envs / workers (1: all in this process;
     with --resume, the value given now: it does not change results)"""
@@ -611,6 +615,29 @@ def make_env(args: Args, pool: SelfPlayPool | None) -> gymnasium.Env:
     return env
 
 
+def compiled_vec_env(args: Args) -> VecEnv | None:
+    """The ``n_envs`` envs of :func:`make_env` as one compiled batch
+    (``boardgame_envs.vector``: the same games, step for step), or None where it cannot
+    play them (``--vector false``, the Python engine, opponents or a hint other than the
+    heuristic and random)."""
+    if not args.vector:
+        return None
+    from boardgame_envs.vector import make_vec
+
+    venv = make_vec(
+        args.game,
+        args.n_envs,
+        args.num_players,
+        opponent=parse_opponents(args.opponent, args.game, None),
+        reward=args.reward,
+        observe_mask=args.observe_mask,
+        score_reward_scale=args.score_reward_scale,
+        hint=args.hint or None,
+        **game_options(args),
+    )
+    return venv if venv.batch.compiled else None
+
+
 def build_env_group(args: Args, indices: Sequence[int]) -> tuple[list, SelfPlayPool | None]:
     """A worker's envs and the self-play pool they share (empty: the learner sends it
     every snapshot)."""
@@ -624,7 +651,10 @@ def make_vec_env(args: Args, pool: SelfPlayPool | None):
     """``n_envs`` single-agent envs, each with its own opponents, seeded ``seed + i``:
     here in one DummyVecEnv (one local worker), else in ``workers`` worker groups, whose
     pools receive every snapshot of ``pool``, those it holds now and those added later."""
-    if args.backend == "local" and args.workers == 1:
+    venv = compiled_vec_env(args) if pool is None and args.backend == "local" else None
+    if venv is not None:
+        pass  # every env in one compiled batch: no worker processes needed
+    elif args.backend == "local" and args.workers == 1:
         venv = DummyVecEnv([functools.partial(make_env, args, pool)] * args.n_envs)
     else:
         ray, own_ray = None, False
@@ -984,8 +1014,8 @@ def load_checkpoint(run_dir: Path, env) -> MaskablePPO | None:
 
 
 def _resumed_args(args: Args) -> Args:
-    """The run's saved arguments; only ``timesteps`` (and progress, workers, backend and
-    ray_address) may differ: an explicitly given ``timesteps`` may raise the saved target,
+    """The run's saved arguments; only ``timesteps`` (and progress, vector, workers, backend
+    and ray_address) may differ: an explicitly given ``timesteps`` may raise the saved target,
     never lower it."""
     config_path = Path(args.resume) / "config.json"
     if not config_path.exists():
@@ -1000,6 +1030,7 @@ def _resumed_args(args: Args) -> Args:
         timesteps=target if args.timesteps is None else max(args.timesteps, target),
         progress=args.progress,
         # Where the envs are stepped does not change the run: this machine's choice.
+        vector=args.vector,
         workers=args.workers,
         backend=args.backend,
         ray_address=args.ray_address,

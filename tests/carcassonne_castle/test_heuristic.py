@@ -27,4 +27,4 @@ def test_heuristic_beats_random():
 
 
 def test_heuristic_is_found_by_name():
-    assert isinstance(make_agent("heuristic", "carcassonne_castle", seed=0), HeuristicAgent)
+    assert isinstance(make_agent("heuristic", "carcassonne_castle", seed=0, engine="python"), HeuristicAgent)

@@ -38,7 +38,9 @@ from boardgame_envs.core.native import native_games
 from boardgame_envs.core.testing import random_playouts
 from tests.carcassonne_castle.helpers import RULES
 
-GAMES = 300
+GAMES = 100
+#: and these more in ``make test-all`` (slow)
+SLOW_GAMES = 200
 FULLY_CHECKED_GAMES = 6
 
 
@@ -169,6 +171,14 @@ def test_random_games_keep_every_invariant():
     seen = stats.actions_seen
     assert set(range(304, 318)) <= seen  # every slot, PASS and YES
     assert len(seen & set(range(318, 326))) >= 2  # case-(b) ORDER names occur
+
+
+@pytest.mark.slow
+def test_more_random_games_keep_every_invariant():
+    stats = random_playouts(
+        RULES, 2, range(GAMES, GAMES + SLOW_GAMES), INVARIANTS, check_actions=False
+    )
+    assert stats.games == SLOW_GAMES
 
 
 def test_every_legal_action_is_accepted_and_illegal_ones_change_nothing():

@@ -27,7 +27,9 @@ from tests.cornucopia.helpers import RULES
 #: clone, an illegal and an out-of-range one on the state), then more with the mask and
 #: invariant checks only: together they fit the suite's time budget.
 CHECKED_GAMES = 50
-MORE_GAMES = 200
+MORE_GAMES = 70
+#: and these more in ``make test-all`` (slow)
+SLOW_GAMES = 130
 
 
 def crop_cards_conserved(state: State) -> None:
@@ -104,9 +106,18 @@ def test_random_games_keep_every_invariant(num_players):
         INVARIANTS,
         check_actions=False,
     )
-    assert checked.games + more.games == 250
+    assert checked.games + more.games == CHECKED_GAMES + MORE_GAMES
     assert checked.phases_seen | more.phases_seen == {"BID", "BET", "CARD"}
     assert checked.actions_seen | more.actions_seen == set(range(19))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_more_random_games_keep_every_invariant(num_players):
+    start = CHECKED_GAMES + MORE_GAMES
+    games = range(start, start + SLOW_GAMES)
+    stats = random_playouts(RULES, num_players, games, INVARIANTS, check_actions=False)
+    assert stats.games == SLOW_GAMES
 
 
 @pytest.mark.parametrize("num_players", [2, 5])

@@ -105,7 +105,9 @@ def test_a_playout_stops_after_depth_decisions():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"policy": "heuristic"}, "policy='heuristic' is not allowed; allowed: 'random'"),
+        ({"policy": "greedy"}, "policy='greedy' is not allowed; allowed: 'random', 'heuristic'"),
+        ({"policy": "heuristic"}, "policy='heuristic' is played by the native engine"),
+        ({"policy": "heuristic", "epsilon": 2}, "epsilon=2 is not allowed; allowed: a number"),
         ({"depth": -1}, "depth=-1 is not allowed; allowed: an int >= 0"),
         ({"depth": 1.5}, "depth=1.5 is not allowed"),
         ({"seed": -3}, "seed=-3 is not allowed; allowed: None or an int >= 0"),

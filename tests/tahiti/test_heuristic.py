@@ -37,7 +37,7 @@ def test_heuristic_beats_random(num_players):
 
 
 def test_heuristic_is_available_by_name():
-    agent = make_agent("heuristic", "tahiti", seed=0)
+    agent = make_agent("heuristic", "tahiti", seed=0, engine="python")
     assert isinstance(agent, HeuristicAgent)
 
 

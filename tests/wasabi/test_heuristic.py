@@ -29,7 +29,7 @@ def test_heuristic_beats_random_at_every_player_count():
 
 
 def test_heuristic_is_found_by_name():
-    assert isinstance(make_agent("heuristic", "wasabi", seed=0), HeuristicAgent)
+    assert isinstance(make_agent("heuristic", "wasabi", seed=0, engine="python"), HeuristicAgent)
 
 
 def test_heuristic_completes_an_ideal_dish_when_it_can():
