@@ -27,4 +27,5 @@ def test_heuristic_beats_random():
 
 
 def test_heuristic_is_found_by_name():
-    assert isinstance(make_agent("heuristic", "carcassonne_castle", seed=0, engine="python"), HeuristicAgent)
+    agent = make_agent("heuristic", "carcassonne_castle", seed=0, engine="python")
+    assert isinstance(agent, HeuristicAgent)
