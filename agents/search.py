@@ -48,8 +48,11 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``mid_phases`` | ``mid``: the ``+``-separated decision phases it takes (empty: all) |
 | ``margin`` | weight of the final score margin in a finished rollout's reward |
 | ``seed`` | seed of the agent's generator (``reset(seed)`` reseeds it) |
+| ``preset`` | named per-game settings (:data:`PRESETS`; ``v1``: those tuned on the Python engine) |
 
-Defaults are per game (:data:`GAME_DEFAULTS` over :class:`SearchOptions`).
+Defaults are per game (:data:`GAME_DEFAULTS` over :class:`SearchOptions`). On the native
+engine the determinizations, heuristic rollouts and leaf values run in compiled code (the
+same values; the rollouts' random streams are the engine's), the tree in Python.
 
 At least one budget (iterations or seconds) must be set.
 """

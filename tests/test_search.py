@@ -514,3 +514,19 @@ def test_carcassonne_turns_left_reads_a_state_and_its_view_alike():
     for state in positions("carcassonne_castle", 2, seed=8, every=9, limit=5):
         view = state.view(state.current_player)
         assert left(state) == left(view) == len(state.stack)
+
+
+def test_preset_v1_is_the_settings_tuned_on_the_python_engine():
+    from agents.search import GAME_DEFAULTS, PRESETS, default_options
+
+    for game in GAME_DEFAULTS:
+        options, _ = parse_options("preset=v1", game)
+        assert options == default_options(game, "v1")
+        for name, value in PRESETS["v1"][game].items():
+            assert getattr(options, name) == value
+    options, seed = parse_options("preset=v1,iterations=5,seed=3", "wasabi")
+    assert (options.iterations, options.verify, seed) == (5, 8, 3)  # given options override
+    with pytest.raises(InvalidConfigError, match="preset='v9' is unknown; allowed: v1"):
+        parse_options("preset=v9", "wasabi")
+    agents = split_agent_specs("ismcts:preset=v1,seconds=0,heuristic")
+    assert agents == ["ismcts:preset=v1,seconds=0", "heuristic"]
