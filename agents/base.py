@@ -81,14 +81,16 @@ AGENT_KINDS = (
     "heuristic",
     "ismcts",
     "ismcts:<option=value,...>",
-    "ppo:<path to model.zip>",
+    "ppo:<model.zip, run dir or shipped name>[,device=cuda]",
 )
 
 
 def make_agent(
     spec: str, game: str, seed: int | None = None, engine: str | None = None
 ) -> Agent:
-    """An agent by name: ``random``, ``heuristic``, ``ismcts[:options]`` or ``ppo:<path>``.
+    """An agent by name: ``random``, ``heuristic``, ``ismcts[:options]`` or ``ppo:<model>``
+    (a model .zip, a run directory, or a shipped policy's name such as ``ppo:wasabi`` or
+    ``ppo:tahiti@3p``; ``,device=cuda`` loads it on a GPU: see :mod:`agents.ppo`).
 
     ``engine`` picks the heuristic's twin ("python": the reference, "native": the compiled
     one; None: the one of the engine in use); both play the same moves."""
@@ -105,22 +107,26 @@ def make_agent(
     if spec.startswith("ppo:"):
         from agents.ppo import PPOAgent
 
-        return PPOAgent.load(spec[len("ppo:") :], game=game, seed=seed)
+        return PPOAgent.from_spec(spec[len("ppo:") :], game=game, seed=seed)
     raise InvalidConfigError(f"unknown agent {spec!r}; allowed: {', '.join(AGENT_KINDS)}")
 
 
 def split_agent_specs(text: str) -> list[str]:
-    """Split a comma-separated list of agent specs, keeping a search agent's own
-    ``name=value`` options with it: ``"ismcts:iterations=50,rollout=random,heuristic"`` is
-    ``["ismcts:iterations=50,rollout=random", "heuristic"]``."""
+    """Split a comma-separated list of agent specs, keeping a search agent's or a PPO
+    policy's own ``name=value`` options with it: ``"ismcts:iterations=50,rollout=random,
+    ppo:wasabi,device=cuda,heuristic"`` is ``["ismcts:iterations=50,rollout=random",
+    "ppo:wasabi,device=cuda", "heuristic"]``."""
+    from agents.ppo import SPEC_OPTIONS
     from agents.search import OPTIONS
 
+    options = {"ismcts:": OPTIONS, "ppo:": SPEC_OPTIONS}
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
         name = part.partition("=")[0].strip()
-        if specs and specs[-1].startswith("ismcts:") and "=" in part and name in OPTIONS:
+        kind = next((k for k in options if specs and specs[-1].startswith(k)), None)
+        if kind is not None and "=" in part and name in options[kind]:
             specs[-1] += "," + part
         else:
             specs.append(part)

@@ -1,4 +1,4 @@
-"""A saved MaskablePPO model as an Agent.
+"""A saved MaskablePPO model as an Agent, the shipped policies, and torch devices.
 
 The model sees what the env gives a learner, the seat's encoded observation, and its
 choice is masked to the legal actions at predict time, so it never plays an illegal move.
@@ -6,10 +6,20 @@ A decision with a single legal action is answered without the network, and a dec
 runs torch on one thread: one observation through a small network gains nothing from more,
 and threads fighting another process made a decision 3-5 times slower (Carcassonne and
 Wasabi!: 4-5 ms against 0.9-1.5 ms beside a second busy process).
+
+The agent spec ``ppo:<model>[,device=<device>]`` names the model by a path (a model .zip or
+a training run directory holding ``model.zip``) or by the name of a policy shipped with the
+package (package data in ``agents/models/``, found from any folder): ``ppo:<game>`` (e.g.
+``ppo:factors_multiples``) and ``ppo:<game>@<n>p`` for one fine-tuned at ``n`` players
+(``ppo:tahiti@3p``). An existing path wins over a shipped name. Models load on the CPU,
+where one observation at a time runs fastest; ``device=cuda`` (or ``cuda:N``, ``auto``)
+loads one on a GPU.
 """
 
 from __future__ import annotations
 
+import importlib.resources
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,17 +68,13 @@ class PPOAgent(Agent):
         game: str | None = None,
         seed: int | None = None,
         deterministic: bool = True,
+        device: str = "cpu",
     ) -> PPOAgent:
-        """Load ``model.zip`` (or a run directory holding one) saved by train_ppo."""
-        path = Path(path)
-        if path.is_dir():
-            path = path / "model.zip"
-        if not path.exists():
-            raise InvalidConfigError(
-                f"no PPO model at {str(path)!r}: give a model .zip file "
-                "or a training run directory that holds model.zip"
-            )
-        model = load_model(path)
+        """Load a model saved by train_ppo: ``path`` is a model .zip, a run directory holding
+        ``model.zip``, or a shipped policy's name (``factors_multiples``, ``tahiti@3p``; see
+        :func:`shipped_models`). ``device``: cpu (the default), auto, cuda or cuda:N."""
+        path, label = resolve_model(path)
+        model = load_model(path, device=resolve_device(device, "device"))
         observe_mask, planes_shape = False, None
         if game is not None:
             observe_mask, planes_shape = model_input(model, game, path)
@@ -76,10 +82,16 @@ class PPOAgent(Agent):
             model,
             seed=seed,
             deterministic=deterministic,
-            label=f"ppo:{path}",
+            label=label,
             observe_mask=observe_mask,
             planes_shape=planes_shape,
         )
+
+    @classmethod
+    def from_spec(cls, spec: str, game: str | None = None, seed: int | None = None) -> PPOAgent:
+        """The agent of ``<model>[,device=<device>]``, what follows ``ppo:`` in an agent spec."""
+        source, options = parse_spec(spec)
+        return cls.load(source, game=game, seed=seed, **options)
 
     def policy_input(self, view: PlayerView) -> np.ndarray | dict[str, np.ndarray]:
         """What the model reads: the flat observation (then the hint, for a hinted policy)
@@ -135,18 +147,146 @@ def is_hinted(model: Any) -> bool:
 UNREADABLE_MODEL_ERRORS = (ValueError, AssertionError, KeyError, EOFError, OSError, RuntimeError)
 
 
-def load_model(path: str | Path, **kwargs: Any) -> Any:
-    """``MaskablePPO.load(path)`` on the CPU; ``InvalidConfigError`` naming the file when
-    it is not a saved model."""
+def load_model(path: Any, device: str = "cpu", **kwargs: Any) -> Any:
+    """``MaskablePPO.load(path)`` on ``device`` (a torch device, checked by
+    :func:`resolve_device`); ``InvalidConfigError`` naming the file when it is not a saved
+    model."""
     from sb3_contrib import MaskablePPO
 
     try:
-        return MaskablePPO.load(path, device="cpu", **kwargs)
+        return MaskablePPO.load(path, device=device, **kwargs)
     except UNREADABLE_MODEL_ERRORS as error:
         raise InvalidConfigError(
             f"{str(path)!r} is not a readable saved MaskablePPO model ({error}); give a "
             "model .zip written by train_ppo or a run directory that holds model.zip"
         ) from error
+
+
+# -- the shipped policies --------------------------------------------------------------------
+#: A shipped model's file name: ``<game>_ppo.zip``, or ``<game>_<n>p_ppo.zip`` for a policy
+#: fine-tuned at n players (what ``training.ship`` writes).
+SHIPPED_FILE = re.compile(r"(?P<game>[a-z_]+?)(?:_(?P<players>\d+)p)?_ppo\.zip")
+
+
+def models_folder() -> Path:
+    """Where the shipped policies are: ``agents/models/``, package data found through
+    ``importlib.resources`` (so from any folder, in an editable install as in a wheel)."""
+    return Path(str(importlib.resources.files("agents").joinpath("models")))
+
+
+def shipped_models() -> dict[str, Path]:
+    """{name: model file} of the policies shipped with the package, by name: ``<game>``
+    (a 2-player policy) and ``<game>@<n>p`` (one fine-tuned at n players)."""
+    folder = models_folder()
+    found = {}
+    for path in sorted(folder.glob("*_ppo.zip")) if folder.is_dir() else []:
+        match = SHIPPED_FILE.fullmatch(path.name)
+        if match:
+            players = match.group("players")
+            found[match.group("game") + (f"@{players}p" if players else "")] = path
+    return dict(sorted(found.items()))
+
+
+def shipped_file_name(game: str, num_players: int = 2) -> str:
+    """The file name of the policy shipped as ``<game>`` (2 players) or ``<game>@<n>p``."""
+    return f"{game}_ppo.zip" if num_players == 2 else f"{game}_{num_players}p_ppo.zip"
+
+
+def resolve_model(source: str | Path) -> tuple[Path, str]:
+    """(the model file, the agent's label) of ``source``: an existing path (a model file, or
+    a run directory holding ``model.zip``), else a shipped policy's name; an
+    ``InvalidConfigError`` saying what exists otherwise."""
+    path = Path(source)
+    if path.is_dir():
+        path = path / "model.zip"
+        if not path.exists():
+            raise InvalidConfigError(
+                f"no PPO model at {str(path)!r}: give a model .zip file "
+                "or a training run directory that holds model.zip"
+            )
+        return path, f"ppo:{path}"
+    if path.exists():
+        return path, f"ppo:{path}"
+    shipped = shipped_models()
+    if str(source) in shipped:
+        return shipped[str(source)], f"ppo:{source}"
+    raise InvalidConfigError(
+        f"no PPO model {str(source)!r}: no such file or run directory, and no shipped policy "
+        f"of that name; shipped: {', '.join(shipped) or 'none'} (ppo:<game>, ppo:<game>@<n>p), "
+        "or give a model .zip or a training run directory"
+    )
+
+
+# -- the spec's options and torch devices ----------------------------------------------------
+#: The options a ``ppo:`` spec takes after its model, ``ppo:<model>,name=value``.
+SPEC_OPTIONS = ("device",)
+DEVICE = re.compile(r"auto|cpu|cuda(:\d+)?")
+DEVICES_TEXT = "auto, cpu, cuda or cuda:N"
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"tahiti@3p,device=cuda"`` -> ("tahiti@3p", {"device": "cuda"}): the model, then
+    ``name=value`` options (:data:`SPEC_OPTIONS`)."""
+    source, *parts = spec.split(",")
+    if not source.strip():
+        raise InvalidConfigError(
+            f"agent 'ppo:{spec}' names no model; allowed: ppo:<model .zip or run directory>, "
+            f"or a shipped policy: {', '.join(shipped_models())}"
+        )
+    options = {}
+    for part in parts:
+        name, sep, value = part.partition("=")
+        if not sep or name.strip() not in SPEC_OPTIONS:
+            raise InvalidConfigError(
+                f"option {part!r} of agent 'ppo:{spec}' is not allowed; allowed: "
+                f"{', '.join(f'{o}=...' for o in SPEC_OPTIONS)} (device: {DEVICES_TEXT})"
+            )
+        options[name.strip()] = value.strip()
+    return source.strip(), options
+
+
+def resolve_device(device: str, flag: str = "--device") -> str:
+    """The torch device that ``device`` names, checked against what torch sees: ``auto`` is
+    ``cuda`` where torch sees a CUDA device, else ``cpu``; ``cuda`` and ``cuda:N`` must
+    exist. An ``InvalidConfigError`` naming ``flag`` otherwise (never SB3's silent fallback
+    to the CPU)."""
+    if not isinstance(device, str) or not DEVICE.fullmatch(device):
+        raise InvalidConfigError(f"{flag} {device!r} is not allowed; allowed: {DEVICES_TEXT}")
+    if device == "cpu":
+        return device
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if not torch.cuda.is_available():
+        why = (
+            "this torch is a CPU build (install a CUDA build of torch)"
+            if torch.version.cuda is None
+            else "no CUDA device is visible (driver, CUDA_VISIBLE_DEVICES)"
+        )
+        raise InvalidConfigError(
+            f"{flag} {device!r} is not available: torch {torch.__version__} sees no GPU, "
+            f"{why}; allowed here: auto or cpu"
+        )
+    count = torch.cuda.device_count()
+    index = int(device.partition(":")[2] or 0)
+    if index >= count:
+        raise InvalidConfigError(
+            f"{flag} {device!r} is not available: torch sees {count} CUDA device"
+            f"{'' if count == 1 else 's'}; allowed: auto, cpu, cuda, cuda:0 to cuda:{count - 1}"
+        )
+    return device
+
+
+def describe_device(device: str) -> str:
+    """``device`` for people: ``cpu (torch 2.13.0+cpu, 1 thread)``, ``cuda:0 (NVIDIA H200)``."""
+    import torch
+
+    if device == "cpu":
+        threads = torch.get_num_threads()
+        return f"cpu (torch {torch.__version__}, {threads} thread{'' if threads == 1 else 's'})"
+    name = torch.cuda.get_device_name(torch.device(device))
+    return f"{device} ({name}, torch {torch.__version__})"
 
 
 def model_input(model: Any, game: str, path: Path) -> tuple[bool, tuple[int, ...] | None]:

@@ -4,9 +4,15 @@
 >>> env = boardgame_envs.make("factors_multiples", num_players=3)   # PettingZoo AEC env
 >>> env.reset(seed=0)
 
-Importing the package registers every game with PettingZoo
-(``pettingzoo.make("aec", "boardgame_envs/<game>-v0")``) and Gymnasium
-(``gymnasium.make("boardgame_envs/<Game>-v0")``, the single-agent env).
+Importing the package registers every game with PettingZoo and Gymnasium, under ids that
+carry the game's version (``boardgame-envs list`` prints them all;
+``boardgame_envs.game_info("wasabi").pettingzoo_id`` and ``.gymnasium_id`` give one game's):
+
+>>> import gymnasium, pettingzoo
+>>> env = pettingzoo.make("aec", "boardgame_envs/factors_multiples-v1", num_players=3)
+>>> env = gymnasium.make("boardgame_envs/FactorsMultiples-v1", opponent="heuristic")
+
+The Gymnasium env is the single-agent one: one learning seat, agents in the others.
 """
 
 from boardgame_envs.core.native import engine_info

@@ -116,10 +116,11 @@ def make_single_agent(
     """The Gymnasium env of ``game``: one learning seat, agents in the others.
 
     ``opponent`` is an agent (or a mix, a pool, a function ``view -> action``) or an agent
-    name: ``random``, ``heuristic``, ``ismcts[:options]``, ``ppo:<path>``. Names are
-    resolved here, by ``agents.make_agent``, so that the core env only ever gets agents
-    (the core does not import ``agents/``; this factory, like the game's gymnasium id, is
-    the user-facing entry point above both). Other ``kwargs`` go to ``SingleAgentEnv``
+    name: ``random``, ``heuristic``, ``ismcts[:options]``, ``ppo:<model>`` (a path or a
+    shipped policy's name, e.g. ``ppo:wasabi``). Names are resolved here, by
+    ``agents.make_agent``, so that the core env only ever gets agents (the core does not
+    import ``agents/``; this factory, like the game's gymnasium id, is the user-facing entry
+    point above both). Other ``kwargs`` go to ``SingleAgentEnv``
     (``observe_mask``, ``layout``, ``learner_seat``, …) and on to the AEC env.
     """
     from boardgame_envs.core.single_agent import SingleAgentEnv

@@ -14,11 +14,13 @@ import numpy as np
 import pytest
 
 from boardgame_envs.carcassonne_castle.castle import GRID_H, GRID_W
-from boardgame_envs.registry import GAMES, game_info
+from boardgame_envs.cornucopia.rules import NO, YES, bet_action, bid_action, place_action
+from boardgame_envs.registry import GAMES, game_info, make_rules
+from boardgame_envs.tahiti.data import GOODS_NAMES, ISLAND_SLOTS, TILE_IDS
 from boardgame_envs.tahiti.render import render_map
 from boardgame_envs.wasabi.data import KIND_SHORT
 from boardgame_envs.wasabi.render import board_text
-from training.cli import _ask_action, _menu_lines, play
+from training.cli import _ask_action, _cornucopia_turn_report, _menu_lines, play
 
 MENU_ITEM = re.compile(r"\s*(\d+): (.*?)(?=\s{2,}\d+: |$)")
 
@@ -112,6 +114,96 @@ def test_tahiti_shows_the_tiles_reefs_when_it_asks_for_a_rotation():
     assert [part.split(": ")[0] for part in ("0: " + reefs.group(1)).split(" · ")] == [
         str(r) for r in range(6)
     ]
+
+
+def _tahiti_goods(tile: str) -> str:
+    return ", ".join(GOODS_NAMES[g] for g in ISLAND_SLOTS[TILE_IDS[tile]])
+
+
+def test_tahiti_shows_the_goods_of_the_tile_to_take_and_to_place():
+    """The goods spaces of a tile show while it is chosen (the stack tops) and while it waits
+    in hand to be placed, not only on the map once it lies there."""
+
+    def replies(i: int, text: str) -> str:
+        menu = text[text.rindex("your choices (") :]
+        return "q" if "rotation" in menu or i > 400 else "1"
+
+    read, out = _answers(replies)
+    play("tahiti", "random", seat=0, seed=2, read=read, out=out)
+    text = out.getvalue()
+    taken = re.findall(r"P0 \(you\): take stack [AB]: (I\d\d) \(([a-z, ]+)\)", text)
+    assert taken, "never took a tile"
+    for tile, goods in taken:
+        assert goods == _tahiti_goods(tile)
+    screen = text[text.rindex("Tahiti · round") :]
+    assert "· PLACE" in screen.splitlines()[0]
+    tile, goods = re.search(r"  tile in hand: (I\d\d) \(([a-z, ]+)\)", screen).groups()
+    assert tile == taken[-1][0] and goods == _tahiti_goods(tile)
+    assert f"{tile} " not in "\n".join(render_map_lines(screen))  # not on the map yet
+    for top, goods in re.findall(r"stack [AB]: \d+, top (I\d\d) \(([a-z, ]+)\)", screen):
+        assert goods == _tahiti_goods(top)
+
+
+def render_map_lines(screen: str) -> list[str]:
+    """The map rows of a Tahiti screen: from under the last info line to the reefs list."""
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  last: ")) + 1
+    end = next(i for i, line in enumerate(lines) if line.startswith("  reefs: "))
+    return lines[start:end]
+
+
+CROPS = dict(zip("WCPTEG", range(6)))
+
+
+def _cornucopia_turn(baskets: str, chips, card: str, bet: tuple[int, int], move) -> str | None:
+    """P0 bids 1 in a constructed position, P1 bets, ``card`` is drawn and P0 makes ``move``
+    (an action, or None: its only legal one); the report ``play`` prints for P0."""
+    rules = make_rules("cornucopia")
+    state = rules.position(
+        baskets=[[CROPS[c] for c in basket] for basket in baskets.split()],
+        chips=chips,
+        deck_top=[CROPS[card]],
+    )
+    state.apply(bid_action(1))
+    state.apply(bet_action(*bet))
+    before = state.view(0)
+    state.apply(state.legal_actions()[0] if move is None else move)
+    return _cornucopia_turn_report(before, state.view(0), 0)
+
+
+def test_cornucopia_reports_how_your_own_turn_ended():
+    chips = [(5, 5, 1), (5, 5, 1)]
+    # The drawn G completes B0 (C P T E G, all different): the bid succeeds, +6 yellow.
+    assert _cornucopia_turn("CPTE CC PP TT WE", chips, "G", (NO, 1), place_action(0)) == (
+        "== your bid of 1 succeeded: B0 complete as DIFFERENT; you keep bid card 1, "
+        "chips +6 yellow; bets: P1 NO 1 lost =="
+    )
+    # A C fits only B1 and completes nothing: one card placed of one bid, the turn fails.
+    assert _cornucopia_turn("CPTE CC PP TT WE", chips, "C", (YES, 2), place_action(1)) == (
+        "== your bid of 1 failed: 1 card placed and no basket completed; bid card 1 returns "
+        "to its stack, chips -1 yellow; bets: P1 YES 2 lost =="
+    )
+    # A G fits no basket and no red chip is left to redraw: forfeited.
+    no_red = [(5, 5, 0), (5, 5, 1)]
+    assert _cornucopia_turn("CC PP TT EE WC", no_red, "G", (NO, 3), None) == (
+        "== your bid of 1 failed: the dead G was forfeited; bid card 1 returns to its stack, "
+        "chips -1 yellow; bets: P1 NO 3 won =="
+    )
+
+
+def test_cornucopia_play_reports_the_end_of_every_turn():
+    read, out = _answers(lambda i, text: "1" if i < 40 else "q")
+    play("cornucopia", "heuristic", seat=0, seed=4, read=read, out=out)
+    lines = out.getvalue().splitlines()
+    bids = [i for i, line in enumerate(lines) if re.match(r"P\d( \(you\))?: bid \d", line)]
+    assert len(bids) >= 6
+    for start, end in zip(bids, bids[1:]):
+        bidder, number = re.match(r"P(\d)(?: \(you\))?: bid (\d)", lines[start]).groups()
+        whose = "your" if bidder == "0" else f"P{bidder}'s"
+        reports = [x for x in lines[start:end] if x.startswith("== ")]
+        assert len(reports) == 1, lines[start:end]
+        assert re.fullmatch(rf"== {whose} bid of {number} (succeeded|failed): .* ==", reports[0])
+    assert any(x.startswith("== your bid of ") for x in lines)
 
 
 def test_wasabi_lists_its_legal_moves_once():

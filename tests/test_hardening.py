@@ -21,7 +21,7 @@ from boardgame_envs.core.single_agent import SingleAgentEnv
 
 GAME = "factors_multiples"
 RULES = boardgame_envs.make_rules(GAME)
-MODEL = Path(__file__).resolve().parents[1] / "models" / "factors_multiples_ppo.zip"
+MODEL = Path(__file__).resolve().parents[1] / "agents" / "models" / "factors_multiples_ppo.zip"
 
 INTEGER_SCALARS = [int, np.int64, np.int32, np.uint8, np.intp, lambda a: np.array(a)]
 NOT_ACTIONS = [

@@ -1,5 +1,5 @@
 """Per-game training: every game's recipe runs end to end (tiny budgets), the planes
-network, the env-major rollout buffer, and every shipped policy in models/."""
+network, the env-major rollout buffer, and every shipped policy in agents/models/."""
 
 from __future__ import annotations
 
@@ -175,7 +175,7 @@ def test_a_policy_trained_on_the_planes_dict_env_loads_and_plays_as_ppo(tmp_path
 
 
 ROOT = Path(__file__).resolve().parents[1]
-MODELS = ROOT / "models"
+MODELS = ROOT / "agents" / "models"
 
 
 def shipped_table(path: Path) -> tuple[str, int]:

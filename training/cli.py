@@ -3,6 +3,7 @@
 boardgame-envs list
 boardgame-envs play factors_multiples --vs heuristic --players 3
 boardgame-envs train --game factors_multiples --timesteps 300000
+boardgame-envs play wasabi --vs ppo:wasabi
 boardgame-envs eval --agents ppo:runs/my_run,heuristic,random --games 500
 boardgame-envs league --game cornucopia --num-players 2,4 --workers 2
 boardgame-envs leaderboard --workers 2
@@ -21,7 +22,7 @@ from typing import TextIO
 import numpy as np
 
 from agents.base import make_agent
-from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.registry import GAMES, game_info
 from training.cli_args import add_dataclass_arguments, args_from_namespace
 
@@ -71,8 +72,9 @@ def play(
 
     The board (with its legend) is shown from the person's seat and the legal moves are
     numbered 1..k with what each does; the person types a number (bad input is asked
-    again). Every move made is echoed, and round ends are announced. Returns the final
-    returns, or None if the person quits (q, Ctrl-C or Ctrl-D at the prompt).
+    again). Every move made is echoed, and round ends are announced (Factors and
+    Multiples), as is how every turn ended (Cornucopia: the bid's success or failure). Returns
+    the final returns, or None if the person quits (q, Ctrl-C or Ctrl-D at the prompt).
     """
     out = out or sys.stdout
     rules = game_info(game).rules()
@@ -84,6 +86,7 @@ def play(
     agents = {s: make_agent(opponent, game, seed=seed + s) for s in range(num_players) if s != seat}
     print(f"{game_info(game).title}: you are P{seat}, against {opponent} (seed {seed})", file=out)
     rounds_done = _rounds_done(state)
+    turn_report = TURN_REPORTS.get(game)
     while not state.is_terminal():
         mover = state.current_player
         legal = state.legal_actions()
@@ -104,7 +107,12 @@ def play(
                 print("quit", file=out)
                 return None
             print(f"P{seat} (you): {state.describe_action(action)}", file=out)
+        before = state.view(seat) if turn_report else None
         state.apply(action)
+        if turn_report is not None:
+            report = turn_report(before, state.view(seat), seat)
+            if report:
+                print(report, file=out)
         if _rounds_done(state) > rounds_done:
             rounds_done = _rounds_done(state)
             print(_round_report(state), file=out)
@@ -155,6 +163,55 @@ def _round_report(state) -> str:
     )
 
 
+def _cornucopia_turn_report(before: PlayerView, after: PlayerView, seat: int) -> str | None:
+    """How the Cornucopia turn that the last move ended went: the bid's success (the basket
+    completed, the chips gained) or failure (why, what was paid) and the bets settled; None
+    while the turn goes on. Read from ``seat``'s views before and after the move (the bets
+    are public by then), so the person learns the outcome of every turn, their own too."""
+    if before.bid is None or (after.turn == before.turn and after.phase != "GAME_OVER"):
+        return None
+    ended = after.log if after.turn == before.turn else after.last_log
+    outcome = next((e for e in ended if e.startswith(("SUCCESS", "FAILURE"))), None)
+    if outcome is None:  # the game ended for want of cards before the turn's end
+        return None
+    from boardgame_envs.cornucopia.rules import SIDE_NAMES, YES
+
+    t, number = before.turn_player, before.bid
+    success = outcome.startswith("SUCCESS")
+    whose, who, s = ("your", "you", "") if t == seat else (f"P{t}'s", f"P{t}", "s")
+    change = [after.chips[t][c] - before.chips[t][c] for c in range(3)]
+    chips = " ".join(f"{d:+d} {name}" for d, name in zip(change, ("yellow", "blue", "red")) if d)
+    if success:
+        basket = outcome.removeprefix("SUCCESS: ").split(",")[0]  # "B2 complete as SAME"
+        text = f"{whose} bid of {number} succeeded: {basket}; {who} keep{s} bid card {number}"
+        text += f", chips {chips}" if chips else ""
+    else:
+        forfeit = next((e for e in ended if e.startswith("forfeits ")), None)
+        if forfeit:
+            why = f"{forfeit.removeprefix('forfeits ')} was forfeited"
+        else:
+            why = f"{number} card{'' if number == 1 else 's'} placed and no basket completed"
+        paid = f"chips {chips}" if chips else "nothing to pay (no yellow, nor three blue)"
+        text = f"{whose} bid of {number} failed: {why}; bid card {number} returns to its stack"
+        text += f", {paid}"
+    bets = []
+    for bettor, bet in enumerate(before.bets):
+        if bet is not None:
+            side, stake = bet
+            won = (side == YES) == success
+            bets.append(f"P{bettor} {SIDE_NAMES[side]} {stake} {'won' if won else 'lost'}")
+    if bets:
+        text += "; bets: " + ", ".join(bets)
+    return f"== {text} =="
+
+
+#: Per game, what ``play`` reports after a move: (the seat's view before it, after it, the
+#: seat) -> a line, or None.
+TURN_REPORTS: dict[str, Callable[[PlayerView, PlayerView, int], str | None]] = {
+    "cornucopia": _cornucopia_turn_report,
+}
+
+
 def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> int | None:
     """The action of the choice typed (1 for the first of ``legal``, as listed), asked
     again until it is a number from 1 to len(legal); None to quit (q, or Ctrl-D / Ctrl-C
@@ -174,16 +231,51 @@ def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> in
         print(f"  {text!r} is not a legal move; type a number from 1 to {k}, or q", file=out)
 
 
+#: What each command does, in one line of ``boardgame-envs --help``; ``boardgame-envs
+#: <command> --help`` opens with the first paragraph of its module's docstring.
+SUMMARIES = {
+    "list": "the games, their player counts and space sizes",
+    "play": "play a game in the terminal against agents",
+    "train": "train a MaskablePPO policy (by default the game's recipe)",
+    "eval": "a tournament of agents: win shares with confidence intervals, ratings",
+    "league": "a round robin of a game's agents: win-share matrix, ratings, plots",
+    "leaderboard": "every game's league at 2 players and its largest table",
+    "bench": "the speed of every game on each engine, beside Connect Four",
+    "demo": "train a policy for Factors and Multiples, then rank it (make demo)",
+}
+
+
+def _first_paragraph(doc: str) -> str:
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
+def _summary(name: str, doc: str) -> str:
+    """The command's line of ``--help``: its entry of SUMMARIES, else the first sentence of
+    its module's docstring, whole (a "%" doubled: argparse formats help with it)."""
+    summary = SUMMARIES.get(name) or _first_paragraph(doc).split(". ")[0].rstrip(".")
+    return summary.replace("%", "%%")
+
+
 def main(argv: list[str] | None = None) -> int:
     from training import bench, demo, evaluate, leaderboard, league, train_ppo
 
-    parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="boardgame-envs",
+        description="Modern tabletop games as multi-agent RL environments: "
+        "list, play, train, eval, league, leaderboard, bench, demo.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("list", help="the games, their player counts and space sizes")
-    play_parser = commands.add_parser("play", help="play a game in the terminal")
+    commands.add_parser("list", help=SUMMARIES["list"], description=SUMMARIES["list"])
+    play_parser = commands.add_parser(
+        "play", help=SUMMARIES["play"], description=_first_paragraph(play.__doc__)
+    )
     play_parser.add_argument("game", help=f"one of: {', '.join(GAMES)}")
     play_parser.add_argument(
-        "--vs", default="heuristic", help="opponent agent: random, heuristic, ppo:<path>"
+        "--vs",
+        default="heuristic",
+        help="opponent agent: random, heuristic, ismcts[:option=value,...] (the search agent, "
+        "e.g. ismcts:iterations=200), ppo:<game> (the shipped policy; ppo:<game>@3p for "
+        "bigger tables), ppo:<model .zip or run dir> (default: heuristic)",
     )
     play_parser.add_argument("--players", type=int, default=2, help="players at the table")
     play_parser.add_argument(
@@ -202,7 +294,9 @@ def main(argv: list[str] | None = None) -> int:
         "demo": demo,
     }
     for name, module in modules.items():
-        sub = commands.add_parser(name, help=module.__doc__.split("\n")[0])
+        sub = commands.add_parser(
+            name, help=_summary(name, module.__doc__), description=_first_paragraph(module.__doc__)
+        )
         add_dataclass_arguments(sub, module.Args)
     args = parser.parse_args(argv)
     try:

@@ -39,8 +39,10 @@ class Args:
     game: str = "factors_multiples"
     """game id (see ``boardgame-envs list``)"""
     agents: str = "heuristic,random"
-    """comma-separated agents: random, heuristic, ismcts[:option=value,...],
-    ppo:<model.zip or run dir>"""
+    """comma-separated agents: random, heuristic, ismcts[:option=value,...], ppo:<model> (a
+    model .zip, a run dir, or a shipped policy: ppo:<game>, ppo:<game>@3p; add ,device=cuda
+    for a GPU). ismcts stops each decision at 0.25 s by default, so its tables depend on the
+    machine's speed; ismcts:seconds=0 (iterations alone) gives reproducible tables"""
     num_players: str = "2"
     """table sizes, comma-separated (e.g. "2,4"); each must be allowed by the game"""
     games: int = 200

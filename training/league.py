@@ -44,9 +44,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SEARCH_SPECS = ("ismcts:iterations=10,seconds=0", "ismcts:seconds=0")
 
 
-def shipped_model(game: str) -> Path | None:
-    path = ROOT / "models" / f"{game}_ppo.zip"
-    return path if path.exists() else None
+def shipped_model(game: str) -> str | None:
+    """The agent spec of ``game``'s shipped 2-player policy (``ppo:<game>``), if it has one."""
+    from agents.ppo import shipped_models
+
+    return f"ppo:{game}" if game in shipped_models() else None
 
 
 def default_agents(game: str, search_specs: Sequence[str] = SEARCH_SPECS) -> list[str]:
@@ -55,16 +57,8 @@ def default_agents(game: str, search_specs: Sequence[str] = SEARCH_SPECS) -> lis
     agents = ["random", "heuristic"]
     model = shipped_model(game)
     if model is not None:
-        agents.append(f"ppo:{_display_path(model)}")
+        agents.append(model)
     return agents + list(search_specs)
-
-
-def _display_path(path: Path) -> str:
-    """``models/x.zip`` when run from the repository root, else the absolute path."""
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 @dataclass
@@ -74,8 +68,10 @@ class Args:
     num_players: str = "2"
     """table sizes, comma-separated (e.g. "2,4"); each must be allowed by the game"""
     agents: str = ""
-    """comma-separated agent specs ("" = every agent the game has: random, heuristic, the
-    shipped ppo policy if any, ismcts at two budgets)"""
+    """comma-separated agent specs, as for eval ("" = every agent the game has: random,
+    heuristic, the shipped policy ppo:<game>, ismcts at two budgets of iterations alone).
+    ismcts stops each decision at 0.25 s by default, so its tables depend on the machine's
+    speed; ismcts:seconds=0 gives reproducible tables"""
     games: int = 100
     """games per pairing (per direction with 3 or more players)"""
     seed: int = 0

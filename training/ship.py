@@ -1,7 +1,8 @@
-"""Ship a trained policy: copy a run's ``model.zip`` into ``models/<game>_ppo.zip`` (a run at
-n > 2 players: ``models/<game>_<n>p_ppo.zip``) without its optimizer state (the Adam moments
-are twice the policy's size and only matter for training on) nor the envs' last
-observations, and check it fits the 5 MB a shipped model may take.
+"""Ship a trained policy: copy a run's ``model.zip`` into the package's ``agents/models/`` as
+``<game>_ppo.zip`` (a run at n > 2 players: ``<game>_<n>p_ppo.zip``), where the agent spec
+``ppo:<game>`` (``ppo:<game>@<n>p``) finds it from any folder, without its optimizer state
+(the Adam moments are twice the policy's size and only matter for training on) nor the envs'
+last observations, and check it fits the 5 MB a shipped model may take.
 
     python -m training.ship --run-dir runs/cornucopia__ppo__0__20261201-141500
 """
@@ -12,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.ppo import PPOAgent
+from agents.ppo import PPOAgent, models_folder, shipped_file_name
 from boardgame_envs.core.rules import InvalidConfigError
 from training.cli_args import parse_args
 from training.train_ppo import save_atomically
@@ -27,8 +28,9 @@ ROLLOUT_STATE = ("_last_obs", "_last_episode_starts", "_last_original_obs")
 class Args:
     run_dir: str = ""
     """a training run directory (its config.json names the game)"""
-    out_dir: str = "models"
-    """where <game>_ppo.zip (or <game>_<n>p_ppo.zip) is written"""
+    out_dir: str = ""
+    """where <game>_ppo.zip (or <game>_<n>p_ppo.zip) is written ("" = the package's
+    agents/models/, the shipped policies)"""
 
 
 def main(args: Args) -> Path:
@@ -43,8 +45,9 @@ def main(args: Args) -> Path:
     policy.optimizer = policy.optimizer_class(
         policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs
     )
-    name = f"{game}_ppo.zip" if players == 2 else f"{game}_{players}p_ppo.zip"
-    path = save_atomically(model, Path(args.out_dir) / name, exclude=ROLLOUT_STATE)
+    out_dir = Path(args.out_dir) if args.out_dir else models_folder()
+    name = shipped_file_name(game, players)
+    path = save_atomically(model, out_dir / name, exclude=ROLLOUT_STATE)
     size = path.stat().st_size
     if size > MAX_BYTES:
         path.unlink()

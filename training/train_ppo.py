@@ -1,7 +1,7 @@
 """Train a MaskablePPO agent on any game's single-agent env.
 
 One seat learns; the others are played by opponents drawn anew for every episode from a
-weighted mix of ``random``, ``heuristic``, saved ``ppo:<path>`` policies and ``self-play``
+weighted mix of ``random``, ``heuristic``, saved ``ppo:<model>`` policies and ``self-play``
 (a pool of the learner's own past snapshots, one saved every ``snapshot_every`` steps,
 the last ``pool_size`` kept). The learner's seat is drawn at random each episode.
 
@@ -54,11 +54,21 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 from tqdm.auto import tqdm
 
 from agents.base import Agent, AgentMix, make_agent, split_agent_specs
-from agents.ppo import PPOAgent, load_model, model_input
+from agents.ppo import (
+    DEVICE,
+    DEVICES_TEXT,
+    PPOAgent,
+    describe_device,
+    load_model,
+    model_input,
+    resolve_device,
+    resolve_model,
+)
 from boardgame_envs.core.env import REWARD_MODES
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.registry import make_rules, make_single_agent
@@ -191,7 +201,8 @@ class Args:
     num_players: int = 2
     """players at the table (the learner takes one seat, drawn at random each episode)"""
     opponent: str | None = None
-    """opponents: random, heuristic, self-play, ppo:<path>, or a weighted mix such as
+    """opponents: random, heuristic, self-play, ppo:<model> (a path or a shipped policy's
+    name such as ppo:wasabi), ismcts[:options], or a weighted mix such as
     "self-play=0.6,heuristic=0.2,random=0.2" (None: the game's recipe, RECIPES)"""
     timesteps: int | None = None
     """total learner decisions to train for (None: the game's recipe; with --resume, the
@@ -254,8 +265,9 @@ class Args:
     hint_weight: float = 4.0
     """the hint's starting weight in the logits (learned from there)"""
     init: str = ""
-    """start from this saved policy's weights (a model .zip or a run directory; same game
-    and network), e.g. to fine-tune a 2-player policy at 3 players; in place of --imitate"""
+    """start from this saved policy's weights (a model .zip, a run directory or a shipped
+    policy's name such as factors_multiples; same game and network), e.g. to fine-tune a
+    2-player policy at 3 players; in place of --imitate"""
     eval_every: int | None = None
     """timesteps between evaluations against random and heuristic (0: only at the end;
     None: the game's recipe). They do not change the model, only the run's CPU time"""
@@ -290,6 +302,10 @@ class Args:
     torch_threads: int = 1
     """torch CPU threads (1 is fastest for these small networks on a few cores; each env
     worker uses as many)"""
+    device: str = "auto"
+    """torch device of the learner: auto (CUDA where torch sees a GPU, else the CPU), cpu,
+    cuda or cuda:N; opponents, snapshots and env workers stay on the CPU (with --resume,
+    the value given now)"""
     progress: bool = True
     """show a progress bar"""
 
@@ -357,6 +373,7 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "workers": at_least(1),
     "backend": Allowed(lambda v: v in BACKENDS, ", ".join(BACKENDS)),
     "network": Allowed(lambda v: v in NETWORKS, ", ".join(NETWORKS)),
+    "device": Allowed(lambda v: isinstance(v, str) and bool(DEVICE.fullmatch(v)), DEVICES_TEXT),
 }
 
 
@@ -411,8 +428,13 @@ def policy_kwargs(args: Args) -> dict:
 NOT_SB3_ARGS = ("net_arch", "learning_rate", "anneal_lr", "final_lr_fraction")
 
 
-def new_model(args: Args, env, tensorboard_log: str | None = None) -> MaskablePPO:
-    """A fresh MaskablePPO of the game's hyperparameters (with ``args``' overrides)."""
+def new_model(
+    args: Args, env, tensorboard_log: str | None = None, device: str = "cpu"
+) -> MaskablePPO:
+    """A fresh MaskablePPO of the game's hyperparameters (with ``args``' overrides) on
+    ``device`` (a torch device, already checked: :func:`agents.ppo.resolve_device`). Without
+    ``tensorboard_log`` it logs nowhere: SB3 would otherwise make an empty ``SB3-<time>``
+    folder in the system's temporary folder at every ``learn``."""
     hp = hyperparameters(args)
     if args.hint:
         from agents.hinted import HintedPolicy
@@ -420,11 +442,11 @@ def new_model(args: Args, env, tensorboard_log: str | None = None) -> MaskablePP
         policy = HintedPolicy
     else:
         policy = "MlpPolicy"
-    return MaskablePPO(
+    model = MaskablePPO(
         policy,
         env,
         seed=args.seed,
-        device="cpu",
+        device=device,
         verbose=0,
         tensorboard_log=tensorboard_log,
         policy_kwargs=policy_kwargs(args),
@@ -434,16 +456,19 @@ def new_model(args: Args, env, tensorboard_log: str | None = None) -> MaskablePP
         ),
         **{k: v for k, v in hp.items() if k not in NOT_SB3_ARGS},
     )
+    if tensorboard_log is None:
+        model.set_logger(Logger(folder=None, output_formats=[]))
+    return model
 
 
 def start_from(model: MaskablePPO, path: str) -> None:
-    """Copy a saved policy's weights into ``model`` (``--init``); an error naming the file
-    when it is not a model of the same inputs, actions and network."""
-    source = Path(path) / "model.zip" if Path(path).is_dir() else Path(path)
-    if not source.exists():
-        raise InvalidConfigError(
-            f"--init {path!r}: no such model; give a model .zip or a run directory holding one"
-        )
+    """Copy a saved policy's weights into ``model`` (``--init``: a model .zip, a run
+    directory or a shipped policy's name); an error naming the file when it is not a model of
+    the same inputs, actions and network."""
+    try:
+        source, _ = resolve_model(path)
+    except InvalidConfigError as error:
+        raise InvalidConfigError(f"--init {path!r}: no such model ({error})") from None
     saved = load_model(source)
     try:
         if saved.observation_space != model.observation_space:
@@ -542,7 +567,7 @@ class SnapshotAgent(PPOAgent):
         obs, _ = policy.obs_to_tensor(self.policy_input(view))
         with torch.no_grad():
             probs = policy.get_distribution(obs, action_masks=mask).distribution.probs[0]
-        cumulative = np.cumsum(probs.numpy().astype(np.float64)[legal])
+        cumulative = np.cumsum(probs.cpu().numpy().astype(np.float64)[legal])
         pick = np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right")
         return int(legal[min(pick, len(legal) - 1)])
 
@@ -714,8 +739,14 @@ class RunCallback(BaseCallback):
 
 
 def _spec_and_weight(part: str) -> tuple[str, str]:
-    """``"heuristic=0.5"`` -> ("heuristic", "0.5"); a search agent's options keep their own
-    ``=``: ``"ismcts:iterations=50=0.5"`` -> ("ismcts:iterations=50", "0.5")."""
+    """``"heuristic=0.5"`` -> ("heuristic", "0.5"); a search agent's or a PPO policy's
+    options keep their own ``=``: ``"ismcts:iterations=50=0.5"`` -> ("ismcts:iterations=50",
+    "0.5"), ``"ppo:wasabi,device=cpu=0.5"`` -> ("ppo:wasabi,device=cpu", "0.5")."""
+    if part.startswith("ppo:") and "," in part:
+        head, _, last = part.rpartition(",")
+        name, _, rest = last.partition("=")
+        value, _, weight = rest.partition("=")
+        return f"{head},{name}={value}", weight
     if part.startswith("ismcts:"):
         head, _, last = part.rpartition(",")
         name, sep, rest = last.partition("=")
@@ -850,8 +881,8 @@ def imitate(model: MaskablePPO, args: Args) -> None:
 
     def evaluate(index):
         return policy.evaluate_actions(
-            torch.as_tensor(data["obs"][index]),
-            torch.as_tensor(data["action"][index]).long(),
+            torch.as_tensor(data["obs"][index], device=policy.device),
+            torch.as_tensor(data["action"][index], device=policy.device).long(),
             action_masks=data["mask"][index],
         )
 
@@ -861,7 +892,9 @@ def imitate(model: MaskablePPO, args: Args) -> None:
         for start in range(0, size, batch):
             index = order[start : start + batch]
             values, log_prob, _ = evaluate(index)
-            returns = torch.as_tensor(data["return"][index], dtype=torch.float32)
+            returns = torch.as_tensor(
+                data["return"][index], dtype=torch.float32, device=policy.device
+            )
             loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), returns)
             policy.optimizer.zero_grad()
             loss.backward()
@@ -993,13 +1026,16 @@ def _run_dir(args: Args) -> Path:
     return Path(args.out_dir) / name
 
 
-def load_checkpoint(run_dir: Path, env) -> MaskablePPO | None:
-    """The newest readable checkpoint of ``run_dir`` (None if it has none). An unreadable
-    one (a file cut short, say) is reported and the one before it is tried."""
+def load_checkpoint(run_dir: Path, env, device: str = "cpu") -> MaskablePPO | None:
+    """The newest readable checkpoint of ``run_dir`` (None if it has none), loaded on
+    ``device``. An unreadable one (a file cut short, say) is reported and the one before it
+    is tried."""
     checkpoints = sorted((run_dir / "checkpoints").glob("model_*.zip"), key=_steps_of)
     for path in reversed(checkpoints):
         try:
-            model = load_model(path, env=env, tensorboard_log=str(run_dir / "tb"))
+            model = load_model(
+                path, device=device, env=env, tensorboard_log=str(run_dir / "tb")
+            )
         except InvalidConfigError as error:
             print(f"checkpoint {path.name} is unreadable ({error}); trying the one before it")
             continue
@@ -1014,9 +1050,9 @@ def load_checkpoint(run_dir: Path, env) -> MaskablePPO | None:
 
 
 def _resumed_args(args: Args) -> Args:
-    """The run's saved arguments; only ``timesteps`` (and progress, vector, workers, backend
-    and ray_address) may differ: an explicitly given ``timesteps`` may raise the saved target,
-    never lower it."""
+    """The run's saved arguments; only ``timesteps`` (and progress, vector, workers, backend,
+    ray_address and device) may differ: an explicitly given ``timesteps`` may raise the saved
+    target, never lower it."""
     config_path = Path(args.resume) / "config.json"
     if not config_path.exists():
         raise InvalidConfigError(
@@ -1034,6 +1070,7 @@ def _resumed_args(args: Args) -> Args:
         workers=args.workers,
         backend=args.backend,
         ray_address=args.ray_address,
+        device=args.device,
     )
     return Args(**saved)
 
@@ -1047,6 +1084,8 @@ def main(args: Args) -> Path:
     make_rules(args.game).check_num_players(args.num_players)
     if args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)
+    device = resolve_device(args.device)
+    print(f"training {args.game} on {describe_device(device)} (--device {args.device})")
     # Everything that can refuse the arguments (game options, opponents, models to load,
     # Ray and its address) runs before the run directory is made: a failed start leaves
     # nothing behind.
@@ -1054,23 +1093,25 @@ def main(args: Args) -> Path:
     pool = SelfPlayPool(run_dir / "pool", args.pool_size, args.game) if _self_play(args) else None
     env = make_vec_env(args, pool)
     try:
-        _train(args, run_dir, pool, env)
+        _train(args, run_dir, pool, env, device)
     finally:  # also on Ctrl-C and errors: the workers' envs are closed, the workers end
         env.close()
     print(f"saved {run_dir / 'model.zip'}")
     return run_dir
 
 
-def _train(args: Args, run_dir: Path, pool: SelfPlayPool | None, env) -> None:
+def _train(
+    args: Args, run_dir: Path, pool: SelfPlayPool | None, env, device: str = "cpu"
+) -> None:
     hp = hyperparameters(args)
-    model = load_checkpoint(run_dir, env) if args.resume else None
+    model = load_checkpoint(run_dir, env, device) if args.resume else None
     if model is None:
-        model = new_model(args, env, tensorboard_log=str(run_dir / "tb"))
+        model = new_model(args, env, tensorboard_log=str(run_dir / "tb"), device=device)
         if args.init:
             start_from(model, args.init)
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(
-            json.dumps({"args": asdict(args), "hyperparameters": hp}, indent=2)
+            json.dumps({"args": asdict(args), "hyperparameters": hp, "device": device}, indent=2)
         )
     if args.imitate and not args.init and model.num_timesteps == 0:
         imitate(model, args)

@@ -124,6 +124,14 @@ def tile_name(tile: int) -> str:
     return TILE_NAMES[tile]
 
 
+def tile_text(tile: int) -> str:
+    """A tile's name with its goods spaces, for people: ``I01 (coconut, banana)``; home and
+    water tiles have none (``W1``)."""
+    if tile not in ISLAND_TABLE:
+        return tile_name(tile)
+    return f"{tile_name(tile)} ({', '.join(GOODS_NAMES[g] for g in ISLAND_SLOTS[tile])})"
+
+
 def reef_mask(tile: int, rotation: int, side: str) -> int:
     """World reef edges of a placed tile as a 6-bit mask (bit d = reef on world edge d)."""
     if tile == HOME:

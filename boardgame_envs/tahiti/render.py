@@ -5,8 +5,9 @@ lines): ``I07 Cb`` is island I07 with a coconut cube and an empty banana space (
 cube present, lower case: empty space); ``HOME``, ``W1``-``W3`` are the home and water tiles;
 on the second line ``*`` is Haumea, digits are the canoes of those seats, ``x`` a plain
 depletion token and ``f`` a fishing-bonus token. :data:`LEGEND`, printed under the map, says
-so too; while a tile waits to be placed, the reef edges it would have at each rotation are
-listed (the same directions as the reefs list: E, NE, NW, W, SW, SE).
+so too; while a tile waits to be placed, its goods spaces and the reef edges it would have
+at each rotation are listed (the same directions as the reefs list: E, NE, NW, W, SW, SE),
+and the stacks' top tiles are shown with their goods spaces.
 
 Picture legend: sea blue background; sand islands, light blue water tiles, the darker home
 tile; a red bar along a tile edge is a reef; the two squares of an island are its goods
@@ -46,6 +47,7 @@ from boardgame_envs.tahiti.data import (
     paddles,
     reef_mask,
     tile_name,
+    tile_text,
 )
 from boardgame_envs.tahiti.rules import CELL_QR
 
@@ -163,13 +165,14 @@ def render_text(state: State, seat: int | None = None) -> str:
         where = f"{tile_name(state.cell_tile[h])} {CELL_QR[h]}"
     else:
         where = "gone"
-    tops = [f"{len(st)} (top {tile_name(st[0])})" if st else "empty" for st in state.stacks]
+    tops = [f"{len(st)}, top {tile_text(st[0])}" if st else "empty" for st in state.stacks]
     lines.append(f"  Haumea: {where} · stack A: {tops[0]} · stack B: {tops[1]}")
     lines.append(f"  bag: {_goods_counts(state.bag)} ({sum(state.bag)} cubes)")
     plain, fishing = state.token_pile.count(1), state.token_pile.count(FISHING)
     lines.append(f"  depletion tokens face down: {plain} plain, {fishing} fishing")
     if state.hand_tile:
-        lines.append(f"  tile in hand: {tile_name(state.hand_tile)}")
+        # Its goods spaces too: the map shows them only once it is placed.
+        lines.append(f"  tile in hand: {tile_text(state.hand_tile)}")
         if state.phase == "PLACE":  # the rotation decides where its reefs will lie
             rotations = " · ".join(
                 f"{rho}: {_edges(reef_mask(state.hand_tile, rho, state.side))}"

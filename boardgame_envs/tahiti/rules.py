@@ -104,6 +104,7 @@ from boardgame_envs.tahiti.data import (
     paddles,
     reef_mask,
     tile_name,
+    tile_text,
 )
 
 # -- action indices (spec §11.2) ------------------------------------------------------------
@@ -577,7 +578,7 @@ class State(BaseState):
             return "Haumea stays" if phase == HAUMEA_MOVE else "end the action step"
         if action in (STACK_A, STACK_B):
             stack = self.stacks[action - STACK_A]
-            top = f" ({tile_name(stack[0])})" if stack else " (empty)"
+            top = f": {tile_text(stack[0])}" if stack else " (empty)"
             return f"take stack {'AB'[action - STACK_A]}{top}"
         if PLACE_BASE <= action < ISLAND_BASE + 1:
             d, rho = divmod(action - PLACE_BASE, 6)

@@ -6,9 +6,10 @@ decision of its own with two or more legal moves, reads the distribution it woul
 from: the probability it gives the hint's move, its entropy, and whether its most likely
 move is the hint's. Seeds 7,000,000,000 + g, the policy in seat g % 2.
 
-    python docs/training/hint_sampling.py carcassonne_castle models/carcassonne_castle_ppo.zip 20
+    python docs/training/hint_sampling.py carcassonne_castle carcassonne_castle 20
 
-Arguments: game, a hinted policy (model .zip), games. docs/training.md ("Carcassonne: a
+Arguments: game, a hinted policy (a model .zip, or a shipped policy's name as in
+``ppo:<name>``), games. docs/training.md ("Carcassonne: a
 sampled policy far from its hint") gives what it printed.
 """
 
