@@ -71,6 +71,7 @@ import numpy as np
 from agents.base import Agent
 from agents.leaf_values import SCORE_SCALE, TURNS_LEFT, leaf_evaluator, turns_left
 from agents.search_priors import rank_actions
+from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
 ROLLOUTS = ("random", "heuristic", "none")
@@ -453,7 +454,7 @@ class ISMCTSAgent(Agent):
             self.last_iterations = 0
             self.heuristic.reset(decision_seed % 2**32)
             return self.heuristic.act(view)
-        sample_rng = np.random.default_rng(decision_seed)
+        sample_rng = self._sample_generator(view, decision_seed)
         self.py_rng = random.Random(decision_seed)
         if self.heuristic is not None:
             self.heuristic.reset(decision_seed % 2**32)
@@ -471,7 +472,7 @@ class ISMCTSAgent(Agent):
         limit = options.iterations or math.inf
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            state = self.rules.sample_state(view, sample_rng)
+            state = self._sample(view, sample_rng)
             self._iterate(root, state)
             done += 1
         self.last_iterations = done
@@ -485,6 +486,20 @@ class ISMCTSAgent(Agent):
         if options.verify and choice != own:
             choice = self._verified(view, own, choice, sample_rng)
         return choice
+
+    def _sample_generator(self, view: PlayerView, seed: int) -> Any:
+        """The generator of this decision's determinizations: the native engine's own
+        (``Pcg64``, numpy's stream) for a native view, which its determinizer draws from
+        directly; else a numpy generator."""
+        if self.native and type(getattr(view, "_source", None)) is self.rules.native_class:
+            return native_module().Pcg64.from_seed(seed)
+        return np.random.default_rng(seed)
+
+    def _sample(self, view: PlayerView, rng: Any) -> State:
+        """A determinization of ``view`` (``rules.sample_state``, the same samples)."""
+        if isinstance(rng, np.random.Generator):
+            return self.rules.sample_state(view, rng)
+        return self.rules.wrap(view._source.sample(view.seat, rng))
 
     def _ending_budget(self, view: PlayerView) -> tuple[int, int] | None:
         """(iterations, widen) of a decision played out to the end (``late`` or ``mid``
@@ -510,13 +525,13 @@ class ISMCTSAgent(Agent):
         return choice if gain > self.options.guard else own
 
     def _verified(
-        self, view: PlayerView, own: int, choice: int, sample_rng: np.random.Generator
+        self, view: PlayerView, own: int, choice: int, sample_rng: Any
     ) -> int:
         """``choice`` if it beats the heuristic's move ``own`` over ``verify`` paired
         full-game rollouts (same determinization, same rollout seed for both), else ``own``."""
         gains = []
         for _ in range(self.options.verify):
-            state = self.rules.sample_state(view, sample_rng)
+            state = self._sample(view, sample_rng)
             theirs, mine = self._paired_values(state, [own, choice], view.seat, to_end=True)
             gains.append(mine - theirs)
         self.last_verify_gain = sum(gains) / len(gains)
@@ -537,7 +552,7 @@ class ISMCTSAgent(Agent):
         self,
         view: PlayerView,
         legal: list[int],
-        sample_rng: np.random.Generator,
+        sample_rng: Any,
         iterations: int,
         guard: float,
         to_end: bool = False,
@@ -562,7 +577,7 @@ class ISMCTSAgent(Agent):
         limit = iterations or math.inf
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            state = self.rules.sample_state(view, sample_rng)
+            state = self._sample(view, sample_rng)
             values = self._paired_values(state, candidates, view.seat, to_end)
             for gain, value in zip(gains, values):
                 gain.append(value - values[0])
