@@ -308,6 +308,7 @@ def test_bench_on_a_tiny_budget(tmp_path, monkeypatch):
     searched = [r for r in report["results"] if r["num_players"] == 2]
     assert all(r["heuristic_decisions_per_s"] > 0 for r in searched)
     assert all(r["single_agent_steps_per_s"] > 0 for r in searched)
+    assert all(r["search_iterations_per_s"] > 0 for r in searched)
     if any(r["engine"] == "native" for r in searched):
         assert all(r["vector_steps_per_s"] > 0 for r in searched if r["engine"] == "native")
     assert json.loads((tmp_path / "b.json").read_text())["connect_four_steps_per_s"] > 0

@@ -184,6 +184,27 @@ def heuristic_rate(game: str, engine: str, positions: list, seconds: float) -> f
     return done / (time.process_time() - start)
 
 
+def search_rate(game: str, engine: str, positions: list) -> float:
+    """Search iterations/s of the default search settings (``ismcts:preset=v1``, without the
+    time cap: its iteration budgets decide) deciding in each position, on ``engine``."""
+    from agents.search import ISMCTSAgent, parse_options
+
+    options, _ = parse_options("preset=v1,seconds=0", game)
+    agent = ISMCTSAgent(game, options, seed=0, engine=engine)
+    rules = game_info(game).rules(engine)
+    views = [
+        rules.from_dict(p.to_dict()).view(p.current_player)
+        for p in positions
+        if len(p.legal_actions()) > 1
+    ]
+    iterations = 0
+    start = time.process_time()
+    for view in views:
+        agent.act(view)
+        iterations += max(agent.last_iterations, 1)
+    return iterations / (time.process_time() - start)
+
+
 def heuristic_playout_rate(positions: list, seconds: float, seed: int) -> float:
     """Decisions/s of heuristic playouts to the end (the search's rollouts): the native
     engine's ``playout(policy="heuristic")``, the reference heuristic move by move on the
@@ -319,6 +340,9 @@ def measure_row(game: str, engine: str, n: int, args: Args, c4: list[float]) -> 
             lambda r: single_agent_rate(game, engine, args.seconds, args.seed + r),
             args.repeats,
         )
+        row["search_iterations_per_s"] = best(
+            lambda r: search_rate(game, engine, positions), args.repeats
+        )
         if engine == "native":
             row["vector_steps_per_s"] = best(
                 lambda r: vector_rate(game, args.seconds, args.seed + r), args.repeats
@@ -379,6 +403,7 @@ AGENT_COLUMNS = [  # (key, heading, width): search and training paths, 2 players
     ("heuristic_playout_decisions_per_s", "heur.playout/s", 15),
     ("single_agent_steps_per_s", "1-env/s", 10),
     ("vector_steps_per_s", f"vec{VEC_ENVS}/s", 11),
+    ("search_iterations_per_s", "search it/s", 12),
 ]
 
 
