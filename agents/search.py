@@ -216,9 +216,10 @@ def _check_number(name: str, value: Any, kinds: Any, low: float, high: float | N
 #: the outcome and half by the score margin, kept only one standard error above zero.
 VERIFIED = {"verify": 16, "margin": 0.5, "z": 1.0}
 
-#: Per-game defaults over :class:`SearchOptions` (whose ``seconds=0.25`` caps every
-#: decision's tree search). Strength over 300 fresh deals each: docs/agents.md.
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+#: The per-game settings tuned on the Python engine (``ismcts:preset=v1``), over
+#: :class:`SearchOptions` (whose ``seconds=0.25`` caps every decision's tree search).
+#: Strength over 300 fresh deals each: docs/agents.md.
+V1_DEFAULTS: dict[str, dict[str, Any]] = {
     # Factors and Multiples: the setting that beat the heuristic (0.657).
     "factors_multiples": {
         "iterations": 100,
@@ -285,10 +286,19 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: Today's defaults: v1, with the native engine's speed spent on larger budgets where that
+#: measured stronger head to head against v1 (docs/agents.md); still within ``seconds``.
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    **V1_DEFAULTS,
+    "factors_multiples": {**V1_DEFAULTS["factors_multiples"], "iterations": 1000},
+    "tahiti": {**V1_DEFAULTS["tahiti"], "iterations": 200, "verify": 64},
+    "wasabi": {**V1_DEFAULTS["wasabi"], "iterations": 120, "verify": 32},
+}
+
 #: Named sets of per-game settings: ``ismcts:preset=v1`` plays with the settings of that
 #: name (other options given beside it override them). ``v1``: the settings tuned on the
 #: Python engine, the reference opponent of later comparisons.
-PRESETS: dict[str, dict[str, dict[str, Any]]] = {"v1": GAME_DEFAULTS}
+PRESETS: dict[str, dict[str, dict[str, Any]]] = {"v1": V1_DEFAULTS}
 
 #: Option names of the agent spec and the type each value is parsed as.
 OPTIONS: dict[str, type] = {f.name: f.type for f in fields(SearchOptions)} | {
