@@ -47,14 +47,15 @@ test-all: $(NATIVE)
 	$(PY) -m pytest -n 2 tests
 
 # The native engines built with AddressSanitizer and UndefinedBehaviorSanitizer, running the
-# equivalence and fuzz tests (the interpreter itself is not instrumented: libasan is preloaded).
+# equivalence, agent and fuzz tests of make test (the slow ones' thousands of games more would
+# take CI past its time; the interpreter itself is not instrumented: libasan is preloaded).
 test-sanitize: $(STAMP)
 	$(CMAKE) -S native -B $(SANITIZE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBGE_SANITIZE=ON \
 		-DPython_EXECUTABLE="$(abspath $(PY))"
 	$(CMAKE) --build $(SANITIZE_BUILD)
 	BOARDGAME_ENVS_NATIVE_PATH=$(SANITIZE_BUILD) ASAN_OPTIONS=detect_leaks=0 \
 		LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libubsan.so)" \
-		$(PY) -m pytest -n 2 -m native -p no:cacheprovider tests
+		$(PY) -m pytest -n 2 -m "native and not slow" -p no:cacheprovider tests
 
 native-dev: $(STAMP)
 	$(CMAKE) -S native -B $(NATIVE_DEV) -G Ninja -DCMAKE_BUILD_TYPE=Release -DBGE_GAMES="$(GAMES)" \

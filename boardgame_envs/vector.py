@@ -340,7 +340,7 @@ def make_vec(
     """``num_envs`` single-agent games of ``game`` as one Stable-Baselines3 ``VecEnv``.
 
     ``opponent``: an agent name (``heuristic``, ``random``: played in compiled code on the
-    native engine, as is an ``AgentMix`` of them; ``ismcts[:…]``, ``ppo:<path>``) or an
+    native engine, as is an ``AgentMix`` of them; ``ismcts[:…]``, ``ppo:<model>``) or an
     agent object; ``seed``: env ``i`` is seeded ``seed + i`` at the first reset (None: fresh
     entropy); ``learner_seat``: the learner's seat (None: drawn at every reset); ``hint``:
     an agent (name) whose one-hot move in the learner's view ends every row, as
