@@ -41,7 +41,7 @@ from tests.carcassonne_castle.helpers import RULES
 GAMES = 100
 #: and these more in ``make test-all`` (slow)
 SLOW_GAMES = 200
-FULLY_CHECKED_GAMES = 6
+FULLY_CHECKED_GAMES = 3
 
 
 def tiles_conserved(state: State) -> None:

@@ -51,7 +51,7 @@ from tests.native.lockstep import has_native
 from tests.wasabi.helpers import RULES
 
 TOKEN_COUNTS = [TOKENS[length].per_player for length in LENGTHS]
-GAMES = 150
+GAMES = 100
 CHECKED_GAMES = 12
 ORACLE_GAMES = 30
 
