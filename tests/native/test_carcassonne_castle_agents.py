@@ -27,6 +27,7 @@ import random
 import numpy as np
 import pytest
 
+from agents.heuristic import heuristic_playout as python_heuristic_playout
 from agents.heuristic.carcassonne_castle import HeuristicAgent
 from agents.leaf_values import leaf_evaluator
 from boardgame_envs.core.native import native_module
@@ -80,24 +81,6 @@ def game_positions(python_rules, seed: int, options: dict, random_share: float =
         state.apply(action)
         out.append(state.clone())
     return out
-
-
-def python_heuristic_playout(state, seed: int, depth: int, epsilon: float) -> int:
-    """The reference loop: one HeuristicAgent whose generator is the playout's own."""
-    agent = HeuristicAgent()
-    rng = agent.rng = np.random.default_rng(seed)
-    played = 0
-    while not state.is_terminal() and (depth == 0 or played < depth):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        elif epsilon > 0 and rng.random() < epsilon:
-            action = legal[rng.integers(len(legal))]
-        else:
-            action = agent.act(state.view(state.current_player))
-        state.apply(action)
-        played += 1
-    return played
 
 
 def check_position(python_rules, native_rules, state, seed: int, playout_depth: int | None):

@@ -23,6 +23,7 @@ import random
 import numpy as np
 import pytest
 
+from agents.heuristic import heuristic_playout as python_heuristic_playout
 from agents.heuristic.cornucopia import HeuristicAgent
 from agents.leaf_values import leaf_evaluator
 from boardgame_envs.core.native import native_module
@@ -67,25 +68,6 @@ def positions(python_rules, num_players: int, variant: bool, seed: int, every: i
         state.apply(action)
         step += 1
     yield state
-
-
-def python_heuristic_playout(state, seed: int, depth: int, epsilon: float) -> int:
-    """The reference of ``heuristic_playout``: one agent, one generator for everything."""
-    rng = np.random.default_rng(seed)
-    agent = HeuristicAgent()
-    agent.rng = rng
-    played = 0
-    while not state.is_terminal() and (depth == 0 or played < depth):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        elif epsilon > 0 and rng.random() < epsilon:
-            action = legal[int(rng.integers(len(legal)))]
-        else:
-            action = agent.act(state.view(state.current_player))
-        state.apply(action)
-        played += 1
-    return played
 
 
 def rng_state(generator) -> int:

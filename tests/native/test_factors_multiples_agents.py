@@ -25,6 +25,7 @@ import re
 import numpy as np
 import pytest
 
+from agents.heuristic import heuristic_playout as python_heuristic_playout
 from agents.heuristic.factors_multiples import HeuristicAgent
 from agents.leaf_values import leaf_evaluator
 from boardgame_envs.core.native import native_module
@@ -65,25 +66,6 @@ def reference_action(view, seed: int) -> tuple[int, dict]:
     agent.rng = np.random.default_rng(seed)
     action = agent.act(view)
     return action, agent.rng.bit_generator.state
-
-
-def python_heuristic_playout(state, seed: int, depth: int, epsilon: float) -> int:
-    """The heuristic playout loop on the Python engine: one agent, its generator shared with
-    the epsilon draws."""
-    agent = HeuristicAgent()
-    rng = agent.rng = np.random.default_rng(seed)
-    played = 0
-    while not state.is_terminal() and (depth == 0 or played < depth):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        elif epsilon > 0 and rng.random() < epsilon:
-            action = legal[rng.integers(len(legal))]
-        else:
-            action = agent.act(state.view(state.current_player))
-        state.apply(action)
-        played += 1
-    return played
 
 
 def positions(num_players: int, options: dict, seed: int, every: int = 1):
