@@ -482,7 +482,7 @@ class ISMCTSAgent(Agent):
         limit = options.iterations or math.inf
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            state = self._sample(view, sample_rng)
+            state = self.rules.sample_state(view, sample_rng)
             self._iterate(root, state)
             done += 1
         self.last_iterations = done
@@ -504,12 +504,6 @@ class ISMCTSAgent(Agent):
         if self.native and type(getattr(view, "_source", None)) is self.rules.native_class:
             return native_module().Pcg64.from_seed(seed)
         return np.random.default_rng(seed)
-
-    def _sample(self, view: PlayerView, rng: Any) -> State:
-        """A determinization of ``view`` (``rules.sample_state``, the same samples)."""
-        if isinstance(rng, np.random.Generator):
-            return self.rules.sample_state(view, rng)
-        return self.rules.wrap(view._source.sample(view.seat, rng))
 
     def _ending_budget(self, view: PlayerView) -> tuple[int, int] | None:
         """(iterations, widen) of a decision played out to the end (``late`` or ``mid``
@@ -541,7 +535,7 @@ class ISMCTSAgent(Agent):
         full-game rollouts (same determinization, same rollout seed for both), else ``own``."""
         gains = []
         for _ in range(self.options.verify):
-            state = self._sample(view, sample_rng)
+            state = self.rules.sample_state(view, sample_rng)
             theirs, mine = self._paired_values(state, [own, choice], view.seat, to_end=True)
             gains.append(mine - theirs)
         self.last_verify_gain = sum(gains) / len(gains)
@@ -587,7 +581,7 @@ class ISMCTSAgent(Agent):
         limit = iterations or math.inf
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            state = self._sample(view, sample_rng)
+            state = self.rules.sample_state(view, sample_rng)
             values = self._paired_values(state, candidates, view.seat, to_end)
             for gain, value in zip(gains, values):
                 gain.append(value - values[0])

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from boardgame_envs.core.native import native_games
+from boardgame_envs.core.native import native_games, native_module
 from boardgame_envs.registry import GAMES, game_info, raw_env
 from training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
@@ -156,9 +156,16 @@ def playouts_rate(positions: list, seconds: float, seed: int) -> float:
     return done / (time.process_time() - start)
 
 
-def determinizations_rate(rules, positions: list, seconds: float, seed: int) -> float:
-    """Determinizations/s: ``sample_state`` of the mover's view of each position."""
-    rng = np.random.default_rng(seed)
+def determinizations_rate(
+    rules, positions: list, seconds: float, seed: int, engine_generator: bool = False
+) -> float:
+    """Determinizations/s: ``sample_state`` of the mover's view of each position, from a
+    numpy generator, or (``engine_generator``, native engine) from the engine's own ``Pcg64``
+    as the search draws them."""
+    if engine_generator and rules.engine == "native":
+        rng = native_module().Pcg64.from_seed(seed)
+    else:
+        rng = np.random.default_rng(seed)
     views = [p.view(p.current_player) for p in positions]
     done = 0
     start = time.process_time()
@@ -329,6 +336,10 @@ def measure_row(game: str, engine: str, n: int, args: Args, c4: list[float]) -> 
             lambda r: determinizations_rate(rules, positions, args.seconds, args.seed + r),
             args.repeats,
         )
+        row["search_determinizations_per_s"] = best(
+            lambda r: determinizations_rate(rules, positions, args.seconds, args.seed + r, True),
+            args.repeats,
+        )
         row["heuristic_decisions_per_s"] = best(
             lambda r: heuristic_rate(game, engine, positions, args.seconds), args.repeats
         )
@@ -399,6 +410,7 @@ def print_table(rows: list[dict]) -> None:
 AGENT_COLUMNS = [  # (key, heading, width): search and training paths, 2 players
     ("playouts_per_s", "playouts/s", 12),
     ("determinizations_per_s", "determ./s", 11),
+    ("search_determinizations_per_s", "search det./s", 14),
     ("heuristic_decisions_per_s", "heur./s", 10),
     ("heuristic_playout_decisions_per_s", "heur.playout/s", 15),
     ("single_agent_steps_per_s", "1-env/s", 10),

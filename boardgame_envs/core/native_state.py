@@ -63,13 +63,25 @@ class NativeRules:
         """Validated by the Python engine (the same errors), then loaded natively."""
         return self.from_reference(self.reference.from_dict(data))
 
-    def sample_state(self, view: PlayerView, rng: np.random.Generator) -> NativeState:
+    def sample_state(self, view: PlayerView, rng: Any) -> NativeState:
         """A determinization of ``view``: the compiled determinizer, drawing the same numbers
         from ``rng`` as the Python one (the same sample); a view of the Python engine goes
-        to the Python determinizer, its sample loaded natively."""
+        to the Python determinizer, its sample loaded natively.
+
+        ``rng`` is a numpy ``Generator`` (its state crosses into native code and back, a few
+        microseconds) or the engine's own generator, ``boardgame_envs._native.Pcg64``
+        (numpy's PCG64 stream, drawn from directly: what the search uses)."""
         source = getattr(view, "_source", None)
+        native_rng = rng if isinstance(rng, native_module().Pcg64) else None
         if type(source) is not self.native_class or not hasattr(source, "sample"):
+            if native_rng is not None:
+                raise TypeError(
+                    "a native Pcg64 generator samples views of the native engine only; "
+                    "pass a numpy Generator for this view"
+                )
             return self.from_reference(self.reference.sample_state(view, rng))
+        if native_rng is not None:
+            return self.wrap(source.sample(view.seat, native_rng))
         native_rng = native_module().Pcg64.from_state(rng.bit_generator.state)
         sample = source.sample(view.seat, native_rng)
         rng.bit_generator.state = native_rng.state
@@ -183,8 +195,8 @@ class NativeState(State):
     def describe_action(self, action: int) -> str:
         return self.to_reference().describe_action(action)
 
-    def render_text(self, seat: int | None = None) -> str:
-        return self.to_reference().render_text(seat)
+    def render_text(self, seat: int | None = None, legend: bool = True) -> str:
+        return self.to_reference().render_text(seat, legend=legend)
 
     def render_rgb(self) -> np.ndarray:
         return self.to_reference().render_rgb()
