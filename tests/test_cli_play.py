@@ -1,4 +1,5 @@
-"""``boardgame-envs play``: the numbered menu, announcements, and the legend under every board.
+"""``boardgame-envs play``: the numbered menu, announcements, the key on ``?`` (not under every
+board), and the legend that explains every mark of a board.
 
 ``play`` takes ``read`` (the prompt function) and ``out`` (where the transcript goes), so each
 test drives it with scripted answers and reads the transcript back.
@@ -13,11 +14,13 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 
+from boardgame_envs.carcassonne_castle import render as carcassonne_render
 from boardgame_envs.carcassonne_castle.castle import GRID_H, GRID_W
 from boardgame_envs.cornucopia.rules import NO, YES, bet_action, bid_action, place_action
 from boardgame_envs.registry import GAMES, game_info, make_rules
 from boardgame_envs.tahiti.data import GOODS_NAMES, ISLAND_SLOTS, TILE_IDS
 from boardgame_envs.tahiti.render import render_map
+from boardgame_envs.wasabi import render as wasabi_render
 from boardgame_envs.wasabi.data import KIND_SHORT
 from boardgame_envs.wasabi.render import board_text
 from training.cli import _ask_action, _cornucopia_turn_report, _menu_lines, play
@@ -60,7 +63,20 @@ def test_ask_action_numbers_the_choices_from_one():
     answers = iter(["0", "3", "5", "-1", "2"])  # 0 and 3 are out of range; 5 is an action id
     assert _ask_action([3, 5], lambda prompt: next(answers), out) == 5
     for bad in ("0", "3", "5", "-1"):
-        assert f"{bad!r} is not a legal move; type a number from 1 to 2, or q" in out.getvalue()
+        expected = f"{bad!r} is not a legal move; type a number from 1 to 2, ? for the key, or q"
+        assert expected in out.getvalue()
+
+
+def test_ask_action_shows_the_key_on_a_question_mark_then_asks_again():
+    out = io.StringIO()
+    answers = iter(["?", "2"])
+    key = ["  key: X = a mark"]
+    assert _ask_action([3, 5], lambda prompt: next(answers), out, key) == 5
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "  key: X = a mark"
+    assert lines[1].startswith("  prompt: 1-2 plays that choice")
+    assert "? shows this key" in lines[1] and "q, Ctrl-D or Ctrl-C quits" in lines[1]
+    assert len(lines) == 2  # nothing else: no complaint about "?"
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -305,8 +321,8 @@ def _carcassonne_block(rows: list[str]) -> set[str]:
 
 def _carcassonne_tokens(state, text: str) -> set[str]:
     lines = text.splitlines()
-    top = next(i for i, line in enumerate(lines) if line.strip().startswith("-1    0"))
-    tokens = set()
+    top = next(i for i, line in enumerate(lines) if line.startswith("(x,y)  -1    0"))
+    tokens = {carcassonne_render.COORDINATES}
     for row in range(GRID_H):
         rows = lines[top + 1 + 3 * row : top + 4 + 3 * row]
         for col in range(GRID_W):
@@ -323,10 +339,15 @@ def _tahiti_tokens(state, text: str) -> set[str]:
     lines = render_map(state)
     assert "\n".join(lines) in text
     tokens = set()
-    for top, bottom in zip(lines[::2], lines[1::2]):
+    for top, bottom, where in zip(lines[::3], lines[1::3], lines[2::3]):
         for word in top.split():
-            tokens |= {word} if word[0] in "IHW" and word != "I" else set(word)
+            if word.startswith("["):  # where the tile in hand may go: "[E]"
+                tokens |= {"[E]", word[1:-1]}
+            else:
+                tokens |= {word} if word[0] in "IHW" and word != "I" else set(word)
         tokens |= set(bottom) - {" "}
+        if re.search(r"\(-?\d+, -?\d+\)", where):
+            tokens |= {"(q,", "r)"}  # the legend's "(q, r)", split at its space
     for reefs in re.findall(r"  reefs: (.*)", text):
         for entry in filter(None, reefs.split(", ")):
             name, edges = entry.split()
@@ -337,9 +358,11 @@ def _tahiti_tokens(state, text: str) -> set[str]:
 def _wasabi_tokens(state, text: str) -> set[str]:
     lines = board_text(state)
     assert "\n".join(lines) in text
-    tokens = set()
+    corner = wasabi_render.COORDINATES
+    assert lines[0].startswith(corner)
+    tokens = {corner}
     for line in lines[1:]:
-        for cell in line[4:].split():
+        for cell in line[len(corner) + 1 :].split():
             if cell.startswith("*"):
                 tokens.add("*")
                 cell = cell[1:]
@@ -384,9 +407,41 @@ def test_the_wasabi_legend_names_every_ingredient_code():
     assert set(KIND_SHORT) <= marks
 
 
-def test_the_legend_is_in_play_under_every_board_shown():
-    read, out = _answers(lambda i, text: "1" if i < 3 else "q")
-    play("cornucopia", "random", seat=0, seed=4, read=read, out=out)
+# -- the compact screen: the key on "?" ------------------------------------------------------
+@pytest.mark.parametrize("game", list(GAMES))
+def test_play_shows_the_key_only_when_asked_and_a_move_then_works(game):
+    """The boards of ``play`` carry no legend; ``?`` prints the game's key and the prompt's
+    help under the menu, then the move typed next is played."""
+    answers = iter(["1", "?", "1", "1"])
+    read, out = _answers(lambda i, text: next(answers, "q"))
+    assert play(game, "random", seat=0, seed=5, read=read, out=out) is None
     text = out.getvalue()
-    boards = text.count("Cornucopia · ")
-    assert boards >= 4 and text.count("  key: W = cornucopia") == boards
+    key = game_info(game).rules().renderer.legend_lines()
+    assert text.count("  key: ") == 1 and "\n".join(key) in text  # once: where "?" was typed
+    menus = list(_menus(text))
+    assert len(menus) == 4  # "?" did not use up a move: 1, (?) 1, 1, then q
+    _, echo = menus[1]
+    after_key = text[text.index("  key: ") :]
+    assert after_key.index("  prompt: 1-") < after_key.index("P0 (you): ")
+    assert echo == f"P0 (you): {menus[1][0][0][1]}"  # the move typed after "?" was played
+    second, third = [m.start() for m in re.finditer(r"your choices \(", text)][1:3]
+    assert second < text.index("  key: ") < third  # under the second menu, not on a board
+
+
+def test_play_says_once_that_a_question_mark_shows_the_key():
+    read, out = _answers(lambda i, text: "1" if i < 5 else "q")
+    play("wasabi", "random", seat=0, seed=5, read=read, out=out)
+    lines = out.getvalue().splitlines()
+    hints = [line for line in lines if "? shows the key" in line]
+    assert hints == [lines[1]] and "q quits" in lines[1]
+    prompts: list[str] = []
+    _ask_action([1, 2], lambda prompt: prompts.append(prompt) or "q", io.StringIO())
+    assert prompts == ["your move (1-2, ? key, q quit): "]
+
+
+def test_the_end_of_play_shows_the_final_board_without_the_key():
+    read, out = _answers(lambda i, text: "1")
+    returns = play("cornucopia", "random", seat=0, seed=4, read=read, out=out)
+    text = out.getvalue()
+    assert returns is not None and "game over" in text
+    assert "  key: " not in text

@@ -1,7 +1,10 @@
-"""The ``boardgame-envs`` command: list, play, train, eval, league, leaderboard, bench, demo.
+"""The ``boardgame-envs`` command: list, play, watch, replay, train, eval, league, leaderboard,
+bench, demo.
 
 boardgame-envs list
 boardgame-envs play factors_multiples --vs heuristic --players 3
+boardgame-envs watch wasabi --agents heuristic,random --save game.json
+boardgame-envs replay game.json --out game.html
 boardgame-envs train --game factors_multiples --timesteps 300000
 boardgame-envs play wasabi --vs ppo:wasabi
 boardgame-envs eval --agents ppo:runs/my_run,heuristic,random --games 500
@@ -16,7 +19,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 import numpy as np
@@ -70,11 +73,12 @@ def play(
 ) -> list[float] | None:
     """A person plays ``seat`` in the terminal against ``opponent`` agents.
 
-    The board (with its legend) is shown from the person's seat and the legal moves are
-    numbered 1..k with what each does; the person types a number (bad input is asked
-    again). Every move made is echoed, and round ends are announced (Factors and
-    Multiples), as is how every turn ended (Cornucopia: the bid's success or failure). Returns
-    the final returns, or None if the person quits (q, Ctrl-C or Ctrl-D at the prompt).
+    The board is shown from the person's seat and the legal moves are numbered 1..k with
+    what each does; the person types a number (bad input is asked again), or ``?`` for the
+    key to the board's marks and positions (kept off the board so that it stays compact).
+    Every move made is echoed, and round ends are announced (Factors and Multiples), as is
+    how every turn ended (Cornucopia: the bid's success or failure). Returns the final
+    returns, or None if the person quits (q, Ctrl-C or Ctrl-D at the prompt).
     """
     out = out or sys.stdout
     rules = game_info(game).rules()
@@ -85,6 +89,8 @@ def play(
     state = rules.new_state(num_players, seed=seed)
     agents = {s: make_agent(opponent, game, seed=seed + s) for s in range(num_players) if s != seat}
     print(f"{game_info(game).title}: you are P{seat}, against {opponent} (seed {seed})", file=out)
+    print(f"At the prompt: a move's number; {KEY_HINT}; q quits.", file=out)
+    key = rules.renderer.legend_lines()
     rounds_done = _rounds_done(state)
     turn_report = TURN_REPORTS.get(game)
     while not state.is_terminal():
@@ -97,12 +103,12 @@ def play(
             action = legal[0]
             print(f"P{seat} (you): {state.describe_action(action)} (your only move)", file=out)
         else:
-            print("\n" + state.render_text(seat), file=out)
+            print("\n" + state.render_text(seat, legend=False), file=out)
             descriptions = [state.describe_action(a) for a in legal]
             print(f"your choices ({len(legal)}):", file=out)
             for line in _menu_lines(descriptions):
                 print(line, file=out)
-            action = _ask_action(legal, read, out)
+            action = _ask_action(legal, read, out, key)
             if action is None:
                 print("quit", file=out)
                 return None
@@ -116,7 +122,7 @@ def play(
         if _rounds_done(state) > rounds_done:
             rounds_done = _rounds_done(state)
             print(_round_report(state), file=out)
-    print("\n" + state.render_text(None), file=out)
+    print("\n" + state.render_text(None, legend=False), file=out)
     returns = state.returns()
     verdict = (
         "won"
@@ -212,23 +218,44 @@ TURN_REPORTS: dict[str, Callable[[PlayerView, PlayerView, int], str | None]] = {
 }
 
 
-def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> int | None:
+#: What ``?`` does at ``play``'s prompt, said once when a game starts.
+KEY_HINT = "? shows the key to the board's marks"
+#: What may be typed at ``play``'s prompt for the key (and this help).
+KEY_WORDS = ("?", "h", "help", "key")
+
+
+def _ask_action(
+    legal: list[int], read: Callable[[str], str], out: TextIO, key: Sequence[str] = ()
+) -> int | None:
     """The action of the choice typed (1 for the first of ``legal``, as listed), asked
     again until it is a number from 1 to len(legal); None to quit (q, or Ctrl-D / Ctrl-C
-    at the prompt)."""
+    at the prompt). ``?`` prints ``key`` (the board's legend lines) and what may be typed,
+    then asks again."""
     k = len(legal)
     while True:
         try:
-            text = read(f"your move (1-{k}, q to quit): ").strip()
+            text = read(f"your move (1-{k}, ? key, q quit): ").strip()
         except (EOFError, KeyboardInterrupt):
             print(file=out)  # the prompt's line is left open
             return None
         if text.lower() in ("q", "quit", "exit"):
             return None
+        if text.lower() in KEY_WORDS:
+            for line in (*key, _prompt_help(k)):
+                print(line, file=out)
+            continue
         # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
         if re.fullmatch(r"[0-9]+", text) and 1 <= int(text) <= k:
             return legal[int(text) - 1]
-        print(f"  {text!r} is not a legal move; type a number from 1 to {k}, or q", file=out)
+        print(
+            f"  {text!r} is not a legal move; type a number from 1 to {k}, ? for the key, or q",
+            file=out,
+        )
+
+
+def _prompt_help(k: int) -> str:
+    """What may be typed at the prompt of a menu of ``k`` choices."""
+    return f"  prompt: 1-{k} plays that choice · ? shows this key · q, Ctrl-D or Ctrl-C quits"
 
 
 #: What each command does, in one line of ``boardgame-envs --help``; ``boardgame-envs
@@ -236,6 +263,8 @@ def _ask_action(legal: list[int], read: Callable[[str], str], out: TextIO) -> in
 SUMMARIES = {
     "list": "the games, their player counts and space sizes",
     "play": "play a game in the terminal against agents",
+    "watch": "agents play each other: move by move in the terminal, as HTML or a GIF",
+    "replay": "show a saved game record: in the terminal, as an HTML viewer or a GIF",
     "train": "train a MaskablePPO policy (by default the game's recipe)",
     "eval": "a tournament of agents: win shares with confidence intervals, ratings",
     "league": "a round robin of a game's agents: win-share matrix, ratings, plots",
@@ -257,12 +286,12 @@ def _summary(name: str, doc: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from training import bench, demo, evaluate, leaderboard, league, train_ppo
+    from training import bench, demo, evaluate, leaderboard, league, replay, train_ppo, watch
 
     parser = argparse.ArgumentParser(
         prog="boardgame-envs",
         description="Modern tabletop games as multi-agent RL environments: "
-        "list, play, train, eval, league, leaderboard, bench, demo.",
+        "list, play, watch, replay, train, eval, league, leaderboard, bench, demo.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("list", help=SUMMARIES["list"], description=SUMMARIES["list"])
@@ -275,7 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         default="heuristic",
         help="opponent agent: random, heuristic, ismcts[:option=value,...] (the search agent, "
         "e.g. ismcts:iterations=200), ppo:<game> (the shipped policy; ppo:<game>@3p for "
-        "bigger tables), ppo:<model .zip or run dir> (default: heuristic)",
+        "bigger tables), ppo:<model .zip or run dir>, or your own agent: module.path:attr or "
+        "path/to/file.py:attr (default: heuristic)",
     )
     play_parser.add_argument("--players", type=int, default=2, help="players at the table")
     play_parser.add_argument(
@@ -285,6 +315,12 @@ def main(argv: list[str] | None = None) -> int:
         help="your seat (0 moves first unless the game draws a start player)",
     )
     play_parser.add_argument("--seed", type=int, default=None, help="deal seed")
+    viewers = {"watch": watch, "replay": replay}
+    for name, module in viewers.items():
+        sub = commands.add_parser(
+            name, help=SUMMARIES[name], description=_first_paragraph(module.__doc__)
+        )
+        module.add_arguments(sub)
     modules = {
         "train": train_ppo,
         "eval": evaluate,
@@ -304,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
             list_games()
         elif args.command == "play":
             play(args.game, args.vs, args.players, args.seat, args.seed)
+        elif args.command in viewers:
+            viewers[args.command].run(args)
         else:
             module = modules[args.command]
             module.main(args_from_namespace(module.Args, args))

@@ -12,7 +12,15 @@ shared win counts 1/k) with its 95% Wilson interval, and the agent's mean game s
 over the whole tournament, openskill (Plackett-Luce) ratings fitted to every lone seat's
 result against each opposing seat.
 
-    python -m training.evaluate --game factors_multiples --agents heuristic,random --games 1000
+    boardgame-envs eval --game factors_multiples --agents heuristic,random --games 1000
+    boardgame-envs eval --agents my_agents.py:FirstLegal,heuristic --workers 2 --save-games games
+
+From Python, :func:`evaluate` plays the same tournament and returns the same tables::
+
+    from training.evaluate import evaluate, markdown_table
+
+    tournament = evaluate("wasabi", {"mine": "my_agents.py:FirstLegal", "heuristic": "heuristic"})
+    print(markdown_table(tournament))
 """
 
 from __future__ import annotations
@@ -20,15 +28,17 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from agents.base import Agent, make_agent, split_agent_specs
-from boardgame_envs.core.rules import InvalidConfigError, Rules, State
+from agents.base import Agent, as_agent, make_agent, resolve_agent_spec, split_agent_specs
+from boardgame_envs.core.rules import InvalidConfigError, Rules, State, is_integer
 from boardgame_envs.registry import make_rules
 from training.cli_args import at_least, check_fields, one_of, parse_args, parse_int_list
 from training.parallel import BACKENDS, WorkerError, check_backend, run_tasks
@@ -41,7 +51,9 @@ class Args:
     agents: str = "heuristic,random"
     """comma-separated agents: random, heuristic, ismcts[:option=value,...], ppo:<model> (a
     model .zip, a run dir, or a shipped policy: ppo:<game>, ppo:<game>@3p; add ,device=cuda
-    for a GPU). ismcts stops each decision at 0.25 s by default, so its tables depend on the
+    for a GPU), or your own: module.path:attr or path/to/file.py:attr (an Agent subclass, a
+    factory function or an object with act(view); worker processes and Ray tasks import it
+    themselves). ismcts stops each decision at 0.25 s by default, so its tables depend on the
     machine's speed; ismcts:seconds=0 (iterations alone) gives reproducible tables"""
     num_players: str = "2"
     """table sizes, comma-separated (e.g. "2,4"); each must be allowed by the game"""
@@ -65,6 +77,9 @@ class Args:
     ray_address: str = ""
     """with --backend ray: a running cluster to join (host:port, ray://host:port or auto);
     "" starts a local Ray instance with --workers CPUs"""
+    save_games: str = ""
+    """folder to save every game in, one JSON record each (<agent>-vs-<opponent>-<n>p-<game
+    index>.json: deal seed, agents, actions), for boardgame-envs replay ("" = none)"""
 
     def __post_init__(self) -> None:
         check_fields(self, TOURNAMENT_ALLOWED)
@@ -200,8 +215,9 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
 @dataclass(frozen=True)
 class GameRecord:
     """What a tournament keeps of one game: the lone agent's seat, the scores, the
-    winners, the rating keys (higher is better) and the thinking time (decisions with two
-    or more legal actions) of the lone agent and of the field's seats together."""
+    winners, the rating keys (higher is better), the thinking time (decisions with two
+    or more legal actions) of the lone agent and of the field's seats together, and every
+    action applied, forced ones included (with the deal seed, they replay the game)."""
 
     seat: int
     scores: tuple[float, ...]
@@ -211,6 +227,7 @@ class GameRecord:
     decision_seconds: float
     field_decisions: int = 0
     field_seconds: float = 0.0
+    actions: tuple[int, ...] = ()
 
 
 def play_game(rules: Rules, agents: list[Agent], seed: int, **options) -> State:
@@ -220,12 +237,14 @@ def play_game(rules: Rules, agents: list[Agent], seed: int, **options) -> State:
 
 def _play(
     rules: Rules, agents: list[Agent], seed: int, options: dict
-) -> tuple[State, list[int], list[float]]:
-    """A game, with each seat's decisions (two or more legal actions) and their seconds."""
+) -> tuple[State, list[int], list[float], list[int]]:
+    """A game, with each seat's decisions (two or more legal actions) and their seconds,
+    and every action applied."""
     state = rules.new_state(len(agents), seed=seed, **options)
     for seat, agent in enumerate(agents):
         agent.reset(seed * 7919 + seat)
     decisions, seconds = [0] * len(agents), [0.0] * len(agents)
+    actions: list[int] = []
     while not state.is_terminal():
         seat = state.current_player
         view = state.view(seat)
@@ -237,7 +256,8 @@ def _play(
         else:
             action = agents[seat].act(view)
         state.apply(action)
-    return state, decisions, seconds
+        actions.append(int(action))
+    return state, decisions, seconds, actions
 
 
 def play_one(rules: Rules, lone: Agent, field_agents: list[Agent], seed: int, g: int) -> GameRecord:
@@ -246,7 +266,7 @@ def play_one(rules: Rules, lone: Agent, field_agents: list[Agent], seed: int, g:
     seat = g % n
     table = list(field_agents)
     table.insert(seat, lone)
-    state, decisions, seconds = _play(rules, table, seed + g, {})
+    state, decisions, seconds, actions = _play(rules, table, seed + g, {})
     return GameRecord(
         seat,
         tuple(state.scores()),
@@ -256,6 +276,7 @@ def play_one(rules: Rules, lone: Agent, field_agents: list[Agent], seed: int, g:
         seconds[seat],
         sum(decisions) - decisions[seat],
         sum(seconds) - seconds[seat],
+        tuple(actions),
     )
 
 
@@ -357,26 +378,37 @@ def run_tournament(
     games: int,
     seed: int = 0,
     progress: bool = True,
-    agents: dict[str, Agent] | None = None,
+    agents: Mapping[str, Agent | str] | None = None,
     workers: int = 1,
     backend: str = "local",
     ray_address: str = "",
     lone: str = "",
+    save_games: str | Path | None = None,
 ) -> Tournament:
     """Play every pairing of ``agent_specs`` at every table size (with ``lone``, only those
     in which that agent sits alone).
 
-    ``agents`` maps specs to ready agent objects (e.g. the policy being trained); other
-    specs are built with ``make_agent``, one instance per seat. ``workers`` > 1 or
-    ``backend="ray"`` plays the games elsewhere (specs only: see ``training.parallel``), with
-    the same results as one process. A game that fails on a worker stops the tournament
-    with an ``InvalidConfigError`` naming it; nothing partial is returned.
+    ``agents`` maps names of ``agent_specs`` to a ready agent object (e.g. the policy being
+    trained; one object then plays every seat it has) or to the spec it is built from (the
+    name is then only its label in the tables); any other name is a spec itself. Specs are
+    built with ``make_agent``, one instance per seat. ``workers`` > 1 or ``backend="ray"``
+    plays the games elsewhere (specs only, a file's path made absolute first: see
+    ``training.parallel``), with the same results as one process. A game that fails on a
+    worker stops the tournament with an ``InvalidConfigError`` naming it; nothing partial
+    is returned. ``save_games``: a folder where each game is written, as it ends, as a JSON
+    record (``training.records``) named ``<agent>-vs-<opponent>-<n>p-<game index>.json``.
     """
     check_backend(backend, workers)
     elsewhere = workers > 1 or backend == "ray"
-    if elsewhere and agents:
+    given = dict(agents or {})
+    sources = {name: given.get(name, name) for name in agent_specs}
+    objects = [name for name, source in sources.items() if not isinstance(source, str)]
+    if elsewhere and objects:
         raise InvalidConfigError(
-            "games played in worker processes or on Ray take agents by spec only, not objects"
+            f"agent {objects[0]!r} is an object, and games played in worker processes or on "
+            "Ray take agents by spec only; give it as a spec string that each worker imports, "
+            "e.g. my_agents.py:MyAgent (a file) or my_package.agents:MyAgent (a module), or "
+            "play with workers=1"
         )
     rules = make_rules(game)
     if len(set(agent_specs)) < 2:
@@ -387,13 +419,14 @@ def run_tournament(
         raise InvalidConfigError(
             f"lone agent {lone!r} is not one of the agents; allowed: {', '.join(agent_specs)}"
         )
-    given = agents or {}
 
-    def instances(spec: str, count: int) -> list[Agent]:
-        if spec in given:
-            return [given[spec]] * count
-        return [make_agent(spec, game) for _ in range(count)]
+    def instances(name: str, count: int) -> list[Agent]:
+        source = sources[name]
+        if not isinstance(source, str):
+            return [as_agent(source, name)] * count
+        return [make_agent(source, game) for _ in range(count)]
 
+    # Built here even when the games are played elsewhere: a bad spec fails before any game.
     lone_agents = {spec: instances(spec, 1)[0] for spec in agent_specs}
     field_agents = {spec: instances(spec, max(table_sizes) - 1) for spec in agent_specs}
     pairings = [
@@ -403,11 +436,15 @@ def run_tournament(
         for j, b in enumerate(agent_specs)
         if (i < j if n == 2 else i != j) and _includes(lone, a, b, n)
     ]
+    saver = GameSaver(save_games, game, sources) if save_games else None
     tournament = Tournament(game)
     ratings = _Ratings()
     if elsewhere:
-        tasks = [(game, a, b, n, seed, g) for a, b, n in pairings for g in range(games)]
-        records = run_tasks(_play_task, tasks, workers, backend, ray_address)
+        remote = {name: resolve_agent_spec(source) for name, source in sources.items()}
+        tasks = [
+            (game, remote[a], remote[b], n, seed, g) for a, b, n in pairings for g in range(games)
+        ]
+        records: Iterator[GameRecord] = run_tasks(_play_task, tasks, workers, backend, ray_address)
     else:
         records = (
             play_one(rules, lone_agents[a], field_agents[b][: n - 1], seed, g)
@@ -419,21 +456,178 @@ def run_tournament(
         for lone, other, n in pairings:
             result = PairingResult(lone, other, n)
             started = time.perf_counter()
-            for _ in range(games):
+            for g in range(games):
                 record = next(records)
                 bar.update()
                 result.record(record)
                 ratings.update(lone, other, record)
+                if saver is not None:
+                    saver.save(lone, other, n, seed + g, g, record)
             result.seconds = time.perf_counter() - started
             tournament.results.append(result)
             if n == 2:
                 tournament.results.append(result.mirrored())
     except WorkerError as error:
-        raise InvalidConfigError(f"{error}; the tournament stopped and wrote nothing") from None
+        kept = f" but the records in {saver.folder}" if saver is not None else ""
+        raise InvalidConfigError(
+            f"{error}; the tournament stopped and wrote nothing{kept}"
+        ) from None
     finally:
         bar.close()
     tournament.ratings = ratings.table()
     return tournament
+
+
+class GameSaver:
+    """Writes each game of a tournament as a JSON record (``training.records``) into
+    ``folder``: ``<agent>-vs-<opponent>-<n>p-<game index>.json``, the agents' names with
+    the characters a file name cannot hold replaced by ``_``."""
+
+    def __init__(self, folder: str | Path, game: str, sources: Mapping[str, Agent | str]) -> None:
+        self.folder, self.game = Path(folder), game
+        if self.folder.exists() and not self.folder.is_dir():
+            raise InvalidConfigError(
+                f"--save-games {str(folder)!r} is a file; allowed: a folder (made if missing)"
+            )
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # A record names each seat's agent by its spec where there is one.
+        self.labels = {
+            name: source if isinstance(source, str) else name for name, source in sources.items()
+        }
+        self.file_names = _file_names(list(sources))
+
+    def path(self, lone: str, other: str, num_players: int, index: int) -> Path:
+        name = f"{self.file_names[lone]}-vs-{self.file_names[other]}-{num_players}p-{index}"
+        return self.folder / f"{name}.json"
+
+    def save(
+        self, lone: str, other: str, num_players: int, deal: int, index: int, game: GameRecord
+    ) -> Path:
+        from training.records import make_record, save_record
+
+        seats = [self.labels[other]] * num_players
+        seats[game.seat] = self.labels[lone]
+        record = make_record(
+            self.game,
+            num_players,
+            deal,
+            seats,
+            list(game.actions),
+            list(game.scores),
+            list(game.winners),
+        )
+        return save_record(record, self.path(lone, other, num_players, index))
+
+
+def _file_names(names: Sequence[str]) -> dict[str, str]:
+    """Each agent name as a distinct piece of a file name: letters, digits, ``.``, ``_``
+    and ``-`` kept, any other run of characters made ``_`` (``my_agents.py:FirstLegal`` ->
+    ``my_agents.py_FirstLegal``); a clash gets ``_2``, ``_3``..."""
+    found: dict[str, str] = {}
+    for name in names:
+        base = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "agent"
+        label, k = base, 1
+        while label in found.values():
+            k += 1
+            label = f"{base}_{k}"
+        found[name] = label
+    return found
+
+
+def evaluate(
+    game: str,
+    agents: Mapping[str, Agent | str] | Sequence[str] | str,
+    *,
+    games: int = 100,
+    num_players: int | Sequence[int] = 2,
+    seed: int = 0,
+    workers: int = 1,
+    backend: str = "local",
+    ray_address: str = "",
+    save_games: str | Path | None = None,
+    progress: bool = False,
+) -> Tournament:
+    """Benchmark agents against each other: the tournament of ``boardgame-envs eval``.
+
+    ``agents`` is a dict of name -> agent spec or agent object (the names label the tables),
+    or a list of specs (each its own name), or one comma-separated string of them. A spec is
+    any agent the command line takes: ``random``, ``heuristic``, ``ismcts[:options]``,
+    ``ppo:<model>``, or your own, ``module.path:attr`` or ``path/to/file.py:attr``. An object
+    is an ``Agent`` or anything with an ``act(view) -> int`` method; objects play in this
+    process only (``workers=1``, ``backend="local"``); specs work everywhere, as each worker
+    builds its own agents from them.
+
+    Every pairing is ``games`` games of the lone agent against copies of the other in every
+    other seat, at each size of ``num_players`` (an int or a list), seats rotated, game g
+    dealt from ``seed + g``. Returns the :class:`Tournament`: its ``results``
+    (:class:`PairingResult`: wins, draws, losses, win share, its 95% interval, mean score)
+    and its openskill ``ratings``, the same as the command line's for the same arguments.
+    ``save_games``: a folder for one JSON record per game (``boardgame-envs replay`` shows
+    them). ``backend="ray"`` plays the games as Ray tasks, on a local instance of ``workers``
+    CPUs or on the cluster at ``ray_address``.
+
+    >>> from training.evaluate import evaluate, markdown_table
+    >>> tournament = evaluate(
+    ...     "factors_multiples",
+    ...     {"mine": "my_agents.py:FirstLegal", "heuristic": "heuristic"},
+    ...     games=200,
+    ...     workers=2,
+    ... )  # doctest: +SKIP
+    >>> tournament.result("mine", "heuristic").win_share  # doctest: +SKIP
+    0.215
+    >>> print(markdown_table(tournament))  # doctest: +SKIP
+    """
+    names, sources = _named_agents(agents)
+    sizes = [num_players] if is_integer(num_players) else list(num_players)
+    for label, value in (("games", games), ("seed", seed)):
+        low = 1 if label == "games" else 0
+        if not is_integer(value) or value < low:
+            raise InvalidConfigError(
+                f"{label}={value!r} is not allowed; allowed: an integer >= {low}"
+            )
+    if not sizes or not all(is_integer(n) for n in sizes):
+        raise InvalidConfigError(
+            f"num_players={num_players!r} is not allowed; allowed: an integer or a list of them"
+        )
+    return run_tournament(
+        game,
+        names,
+        sizes,
+        games,
+        seed,
+        progress,
+        agents=sources,
+        workers=workers,
+        backend=backend,
+        ray_address=ray_address,
+        save_games=save_games,
+    )
+
+
+def _named_agents(
+    agents: Mapping[str, Agent | str] | Sequence[str] | str,
+) -> tuple[list[str], dict[str, Agent | str]]:
+    """(names in order, name -> spec or object) from what :func:`evaluate` accepts."""
+    if isinstance(agents, str):
+        agents = split_agent_specs(agents)
+    if isinstance(agents, Mapping):
+        for name, value in agents.items():
+            if not isinstance(name, str) or not (
+                isinstance(value, (str, Agent)) or callable(getattr(value, "act", None))
+            ):
+                raise InvalidConfigError(
+                    f"agents[{name!r}] = {value!r} is not allowed; allowed: a name mapped to "
+                    "an agent spec (e.g. 'heuristic', 'my_agents.py:MyAgent') or an agent "
+                    "object with an act(view) method"
+                )
+        return list(agents), dict(agents)
+    names = list(agents)
+    if not all(isinstance(name, str) for name in names):
+        raise InvalidConfigError(
+            f"agents={names!r} is not allowed; allowed: a list of agent specs, or a dict of "
+            "name -> spec or agent object (objects need a name)"
+        )
+    return names, {}
 
 
 def _includes(lone: str, a: str, b: str, n: int) -> bool:
@@ -538,6 +732,7 @@ def main(args: Args) -> Tournament:
         backend=args.backend,
         ray_address=args.ray_address,
         lone=args.lone,
+        save_games=args.save_games or None,
     )
     print(markdown_table(tournament))
     if args.out:

@@ -13,6 +13,7 @@ It writes ``results.md`` (the matrix with Wilson 95% intervals, openskill rating
 is written whole at the end, or not at all.
 
     boardgame-envs league --game cornucopia --num-players 2,4 --games 100 --workers 2
+    boardgame-envs league --game wasabi --agents my_agents.py:FirstLegal,heuristic,random
 """
 
 from __future__ import annotations
@@ -68,10 +69,11 @@ class Args:
     num_players: str = "2"
     """table sizes, comma-separated (e.g. "2,4"); each must be allowed by the game"""
     agents: str = ""
-    """comma-separated agent specs, as for eval ("" = every agent the game has: random,
-    heuristic, the shipped policy ppo:<game>, ismcts at two budgets of iterations alone).
-    ismcts stops each decision at 0.25 s by default, so its tables depend on the machine's
-    speed; ismcts:seconds=0 gives reproducible tables"""
+    """comma-separated agent specs, as for eval, your own among them (module.path:attr or
+    path/to/file.py:attr) ("" = every agent the game has: random, heuristic, the shipped
+    policy ppo:<game>, ismcts at two budgets of iterations alone). ismcts stops each
+    decision at 0.25 s by default, so its tables depend on the machine's speed;
+    ismcts:seconds=0 gives reproducible tables"""
     games: int = 100
     """games per pairing (per direction with 3 or more players)"""
     seed: int = 0
@@ -87,6 +89,9 @@ class Args:
     """folder for the results ("" = league/<game>)"""
     progress: bool = True
     """show a progress bar with an ETA"""
+    save_games: str = ""
+    """folder to save every game in, one JSON record each (<agent>-vs-<opponent>-<n>p-<game
+    index>.json: deal seed, agents, actions), for boardgame-envs replay ("" = none)"""
 
     def __post_init__(self) -> None:
         check_fields(self, TOURNAMENT_ALLOWED)
@@ -105,6 +110,7 @@ def run_league(args: Args) -> Tournament:
         workers=args.workers,
         backend=args.backend,
         ray_address=args.ray_address,
+        save_games=args.save_games or None,
     )
 
 

@@ -58,7 +58,7 @@ from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 from tqdm.auto import tqdm
 
-from agents.base import Agent, AgentMix, make_agent, split_agent_specs
+from agents.base import Agent, AgentMix, make_agent, resolve_agent_spec, split_agent_specs
 from agents.ppo import (
     DEVICE,
     DEVICES_TEXT,
@@ -202,8 +202,9 @@ class Args:
     """players at the table (the learner takes one seat, drawn at random each episode)"""
     opponent: str | None = None
     """opponents: random, heuristic, self-play, ppo:<model> (a path or a shipped policy's
-    name such as ppo:wasabi), ismcts[:options], or a weighted mix such as
-    "self-play=0.6,heuristic=0.2,random=0.2" (None: the game's recipe, RECIPES)"""
+    name such as ppo:wasabi), ismcts[:options], your own agent (module.path:attr or
+    path/to/file.py:attr), or a weighted mix such as "self-play=0.6,heuristic=0.2,random=0.2"
+    or "my_agents.py:FirstLegal=0.5,heuristic=0.5" (None: the game's recipe, RECIPES)"""
     timesteps: int | None = None
     """total learner decisions to train for (None: the game's recipe; with --resume, the
     run's saved target)"""
@@ -617,8 +618,23 @@ def _steps_of(path: Path) -> int:
     return int(path.stem.rsplit("_", 1)[1])
 
 
+def resolve_opponents(text: str) -> str:
+    """``--opponent`` with each file agent's path made absolute (``my_agents.py:FirstLegal``
+    -> ``/home/me/my_agents.py:FirstLegal``): env workers started in another folder (Ray)
+    and a run resumed from elsewhere find the same file."""
+    parts, changed = [], False
+    for part in split_agent_specs(text):
+        name, weight = _spec_and_weight(part)
+        resolved = resolve_agent_spec(name)
+        changed |= resolved != name
+        parts.append(resolved + (f"={weight}" if weight else "") if resolved != name else part)
+    return ",".join(parts) if changed else text
+
+
 def _self_play(args: Args) -> bool:
-    return "self-play" in args.opponent
+    return any(
+        _spec_and_weight(part)[0] == "self-play" for part in split_agent_specs(args.opponent)
+    )
 
 
 def make_env(args: Args, pool: SelfPlayPool | None) -> gymnasium.Env:
@@ -1081,6 +1097,11 @@ def main(args: Args) -> Path:
     elif args.timesteps is None:
         recipe = RECIPES.get(args.game, RECIPES["default"])
         args = dataclasses.replace(args, timesteps=recipe["timesteps"])
+    args = dataclasses.replace(
+        args,
+        opponent=resolve_opponents(args.opponent),
+        imitate=resolve_agent_spec(args.imitate) if args.imitate else args.imitate,
+    )
     make_rules(args.game).check_num_players(args.num_players)
     if args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)

@@ -10,9 +10,12 @@ stands there, clockwise from the top-left corner like the spec's port diagram::
 Path hubs: ``|`` / ``-`` straight, ``+`` curve or junction, ``#`` a square (it ends every
 path), ``o`` a dead end at a building, ``~`` a fountain. An empty cell shows its cell index
 when the drawn tile fits there (the PLACE actions are ``4 * index + rotation``), else ``.``;
-the wall is ``#####``; a gate shows its name (``G1`` … ``G7``). Followers are listed under
-the map with their slots, then :data:`LEGEND`, a key to every mark. The legal moves are not
-listed (a player's menu, or ``describe_action``, says what each does).
+the wall is ``#####``; a gate shows its name (``G1`` … ``G7``). The columns ``x`` are numbered
+across the top and the rows ``y`` down the left, and the corner says ``(x,y)``: a position is
+named so in the moves (``place T40 r1 on (4,6) [cell 57]``) and in the followers list.
+Followers are listed under the map with their slots, then :data:`LEGEND`, a key to every
+mark. The legal moves are not listed (a player's menu, or ``describe_action``, says what each
+does).
 
 Picture: :func:`render_rgb` draws the castle (half-port triangles coloured by area type,
 paths, squares, fountains, markets, followers in seat colours, keeps, gates, the last tile
@@ -63,6 +66,9 @@ if TYPE_CHECKING:
 
 
 # -- text ---------------------------------------------------------------------------------------
+#: How a position is written (in the moves, the followers list and the map's corner): the
+#: column x, then the row y, both numbered from -1 (the wall's outer ring).
+COORDINATES = "(x,y)"
 #: What each mark of the text map means, as (marks, meaning); printed under the map.
 LEGEND: tuple[tuple[str, str], ...] = (
     ("T H C", "tower, house, court: the area at that edge of a tile"),
@@ -81,6 +87,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
         f"0-{len(CELL_GRID) - 1}",
         "an empty cell where the drawn tile fits: its cell number, as in the moves",
     ),
+    (COORDINATES, "a position, as in the moves: column x (across the top), row y (down the left)"),
     (">", "the seat to decide"),
 )
 
@@ -130,16 +137,18 @@ def tile_block(code: int, follower: str = " ") -> list[str]:
     ]
 
 
-def render_text(state: State, seat: int | None = None) -> str:
+def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:
     """The whole position (all of it is public, apart from the stack order and the
-    face-down wall tiles, which are never shown)."""
+    face-down wall tiles, which are never shown). The map's corner reads ``(x,y)``: columns
+    ``x`` are numbered across the top, rows ``y`` down the left, as positions are named in
+    the moves. ``legend=False`` leaves out the key to the marks (:func:`legend_lines`)."""
     castle = state.castle
     fits = set()
     if state.tile is not None and state.phase == "PLACE":
         mask = castle.placement_mask(state.tile)
         fits = {cell for cell in range(len(CELL_GRID)) if mask[4 * cell : 4 * cell + 4].any()}
     lines = [_header(state, seat)]
-    lines.append("     " + "".join(f"{x:^6}" for x in range(-1, GRID_W - 1)))
+    lines.append(f"{COORDINATES:<5}" + "".join(f"{x:^6}" for x in range(-1, GRID_W - 1)))
     for row in range(GRID_H):
         blocks = []
         for col in range(GRID_W):
@@ -170,7 +179,8 @@ def render_text(state: State, seat: int | None = None) -> str:
     lines += _tile_lines(state)
     if state.events:
         lines.append("  lately: " + "; ".join(state.events))
-    lines += legend_lines()
+    if legend:
+        lines += legend_lines()
     return "\n".join(lines)
 
 

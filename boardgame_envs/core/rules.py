@@ -342,9 +342,10 @@ class State(abc.ABC):
             played += 1
         return played
 
-    def render_text(self, seat: int | None = None) -> str:
-        """The position as text: from ``seat``'s point of view, or everything when None."""
-        return self.rules.renderer.render_text(self, seat)
+    def render_text(self, seat: int | None = None, legend: bool = True) -> str:
+        """The position as text: from ``seat``'s point of view, or everything when None;
+        ``legend=False`` leaves out the key to its marks (the renderer's ``legend_lines()``)."""
+        return self.rules.renderer.render_text(self, seat, legend=legend)
 
     def render_rgb(self) -> np.ndarray:
         """The position as an RGB picture (games whose ``render_modes`` list rgb_array)."""

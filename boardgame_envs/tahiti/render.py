@@ -1,13 +1,17 @@
 """Tahiti as text a person can play from, and as an RGB picture of the archipelago.
 
-Text map legend (pointy-topped hexes, one row of the map per axial ``r``, each tile in two
+Text map legend (pointy-topped hexes, one row of the map per axial ``r``, each tile in three
 lines): ``I07 Cb`` is island I07 with a coconut cube and an empty banana space (upper case:
 cube present, lower case: empty space); ``HOME``, ``W1``-``W3`` are the home and water tiles;
 on the second line ``*`` is Haumea, digits are the canoes of those seats, ``x`` a plain
-depletion token and ``f`` a fishing-bonus token. :data:`LEGEND`, printed under the map, says
-so too; while a tile waits to be placed, its goods spaces and the reef edges it would have
-at each rotation are listed (the same directions as the reefs list: E, NE, NW, W, SW, SE),
-and the stacks' top tiles are shown with their goods spaces.
+depletion token and ``f`` a fishing-bonus token; the third line is the hex's axial position
+``(q, r)``, written as the moves write it (``place E of Haumea at (1, 1), rotation 0``): ``r``
+counts rows southwards, ``q`` eastwards along a row. :data:`LEGEND`, printed under the map,
+says so too. While a tile waits to be placed, the empty places where it may go show on the
+map as ``[E]``, ``[SW]``… (their direction from Haumea, as in the moves), and its goods
+spaces and the reef edges it would have at each rotation are listed (the same directions as
+the reefs list: E, NE, NW, W, SW, SE); the stacks' top tiles are shown with their goods
+spaces.
 
 Picture legend: sea blue background; sand islands, light blue water tiles, the darker home
 tile; a red bar along a tile edge is a reef; the two squares of an island are its goods
@@ -18,8 +22,9 @@ won, and how the game ended) with the round and phase; per seat its colour and n
 seat legend: P0 red, P1 blue, P2 black, P3 purple), a black triangle at the seat to move, a
 gold WINNER badge at the end, its score, cargo (one square per cube) and harvest chart
 (cubes delivered per good, the sets and their bonus); then a key to the goods colours and
-the map's marks, and the bag and stack sizes. The picture shows only public facts (the
-favourite tiles are never drawn), so it is the same for every seat.
+the map's marks, and the bag and stack sizes. The picture shows no favourite tile;
+with a seat (``render_rgb(state, seat)``), the other seats' scores leave out the bonus of their
+secret favourite tiles until the end, as the text does from a seat's point of view.
 """
 
 from __future__ import annotations
@@ -49,14 +54,20 @@ from boardgame_envs.tahiti.data import (
     tile_name,
     tile_text,
 )
-from boardgame_envs.tahiti.rules import CELL_QR
+from boardgame_envs.tahiti.rules import (
+    CELL_QR,
+    NEIGHBOURS,
+    PLACE,
+    TahitiRules,
+    placement_directions,
+)
 
 if TYPE_CHECKING:
     from boardgame_envs.tahiti.rules import State
 
 
 # -- text -------------------------------------------------------------------------------------
-CELL_WIDTH = 8  # characters per hex in the text map; rows shift by half of it
+CELL_WIDTH = 10  # characters per hex in the text map (room for "(-1, -2)"); rows shift by half
 
 
 ROTATIONS = 6  # a placed tile's rotation rho, 0..5 (the PLACE actions)
@@ -74,7 +85,9 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("0 1 2 3", "the canoe of P0 / P1 / P2 / P3"),
     ("x", "a depletion token"),
     ("f", "a fishing-bonus token"),
-    (" ".join(DIRECTION_NAMES), "the six edges of a hex, for reefs"),
+    ("(q, r)", "a hex's position, as in the moves: r counts rows southwards, q eastwards"),
+    ("[E]", "where the tile in hand may go: its direction from Haumea, as in the moves"),
+    (" ".join(DIRECTION_NAMES), "the six directions and edges of a hex (moves, reefs)"),
     (">", "the seat to decide"),
 )
 
@@ -111,28 +124,43 @@ def _tile_marks(state: State, tile: int, cell: int) -> str:
     return marks
 
 
+def placement_targets(state: State) -> dict[int, int]:
+    """While the tile in hand waits to be placed: the empty cells where it may go, each with
+    its direction from Haumea (the ``d`` of the PLACE actions); else empty."""
+    if state.phase != PLACE or state.haumea < 0:
+        return {}
+    return {
+        NEIGHBOURS[state.haumea][d]: d for d in placement_directions(state.cell_tile, state.haumea)
+    }
+
+
 def render_map(state: State) -> list[str]:
-    """The archipelago as rows of text (see the module docstring)."""
-    placed = [(t, c) for t, c in enumerate(state.tile_cell) if c >= 0]
-    qrs = {c: CELL_QR[c] for _, c in placed}
-    rows = sorted({r for _, r in qrs.values()})
+    """The archipelago as rows of text, three lines to a row of hexes: each tile's name and
+    goods spaces, the pieces on it, and its axial position ``(q, r)`` as the moves write it
+    (see the module docstring); the places where the tile in hand may go show as ``[E]``."""
+    hexes = {
+        cell: (_tile_label(state, tile), _tile_marks(state, tile, cell))
+        for tile, cell in enumerate(state.tile_cell)
+        if cell >= 0
+    }
+    for cell, d in placement_targets(state).items():
+        hexes[cell] = (f"[{DIRECTION_NAMES[d]}]", "")
+    rows = sorted({CELL_QR[cell][1] for cell in hexes})
     # column of a hex in half-cells: 2q + r, shifted so that the leftmost is 0
-    left = min(2 * q + r for q, r in qrs.values())
+    left = min(2 * q + r for q, r in (CELL_QR[cell] for cell in hexes))
     lines = []
     for r in rows:
-        top: dict[int, str] = {}
-        bottom: dict[int, str] = {}
-        for tile, cell in placed:
-            q, rr = qrs[cell]
+        parts: tuple[dict[int, str], ...] = ({}, {}, {})
+        for cell, (label, marks) in hexes.items():
+            q, rr = CELL_QR[cell]
             if rr != r:
                 continue
             x = (2 * q + r - left) * CELL_WIDTH // 2
-            top[x] = _tile_label(state, tile)
-            bottom[x] = _tile_marks(state, tile, cell)
-        for parts in (top, bottom):
+            parts[0][x], parts[1][x], parts[2][x] = label, marks, f"({q}, {r})"
+        for part in parts:
             line = ""
-            for x in sorted(parts):
-                line = line.ljust(x) + parts[x].center(CELL_WIDTH - 1)
+            for x in sorted(part):
+                line = line.ljust(x) + part[x].center(CELL_WIDTH - 1)
             lines.append("  " + line.rstrip())
     return lines
 
@@ -141,18 +169,27 @@ def _goods_counts(counts) -> str:
     return " ".join(f"{GOODS_LETTERS[g]}{counts[g]}" for g in range(NUM_GOODS))
 
 
-def render_text(state: State, seat: int | None = None) -> str:
-    """The table as text; other seats' favourite tiles are hidden unless ``seat`` is None."""
+def round_counter(state: State) -> str:
+    """``round 3``; ``round 3 of at most 5`` when a ``max_rounds`` other than the default was
+    chosen. The default is a safety cap far above any real game (the longest seen last about
+    1,060 rounds, spec §6.6), so it is not shown as if it were the game's length."""
+    text = f"round {state.round + 1}"
+    if state.config["max_rounds"] != TahitiRules.options["max_rounds"].default:
+        text += f" of at most {state.config['max_rounds']}"
+    return text
+
+
+def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:
+    """The table as text; other seats' favourite tiles are hidden unless ``seat`` is None.
+    ``legend=False`` leaves out the key to the marks (:func:`legend_lines`)."""
     n = state.num_players
-    rounds = state.config["max_rounds"]
     if state.is_terminal():
         how = "round limit reached (truncated)" if state.truncated else "season over"
         winners = ", ".join(f"P{s}" for s in state.winners())
         header = f"Tahiti · {how} after {state.round} rounds · winners: {winners}"
     else:
         header = (
-            f"Tahiti · round {state.round + 1}/{rounds} · P{state.current_player} to decide · "
-            f"{state.phase}"
+            f"Tahiti · {round_counter(state)} · P{state.current_player} to decide · {state.phase}"
         )
         if state.phase == "ACTION":
             cubes = sum(state.cargo[state.turn_player])
@@ -193,7 +230,7 @@ def render_text(state: State, seat: int | None = None) -> str:
         if cell >= 0 and state.reefs[tile]
     ]
     lines.append("  reefs: " + ", ".join(reefs))
-    scores = state.scores()
+    scores = score_texts(state, seat)
     for s in range(n):
         marker = ">" if s == state.current_player else " "
         you = " (you)" if s == seat else ""
@@ -207,9 +244,10 @@ def render_text(state: State, seat: int | None = None) -> str:
         lines.append(
             f"{marker} P{s}{you}: canoe at {at} · cargo {_goods_counts(state.cargo[s])} · "
             f"chart {_goods_counts(chart)} (sets {min(chart)}, +{SET_BONUS[min(chart)]}) · "
-            f"score {int(scores[s])}{fav}"
+            f"score {scores[s]}{fav}"
         )
-    lines += legend_lines()
+    if legend:
+        lines += legend_lines()
     return "\n".join(lines)
 
 
@@ -256,9 +294,25 @@ def _corner(centre: tuple[float, float], size: float, i: int) -> tuple[float, fl
     return centre[0] + size * math.cos(angle), centre[1] - size * math.sin(angle)
 
 
-def render_rgb(state: State) -> np.ndarray:
+def score_texts(state: State, seat: int | None = None) -> list[str]:
+    """Each seat's score as ``seat`` may know it (everything when None). A favourite tile is
+    secret until the end, and so is its bonus (§6.4): while the game runs, another seat's
+    score shows its goods and set bonus followed by ``+?`` (``12+?``)."""
+    scores = [str(int(score)) for score in state.scores()]
+    if seat is None or state.is_terminal():
+        return scores
+    return [
+        text if s == seat else f"{sum(chart) + SET_BONUS[min(chart)]}+?"
+        for s, (text, chart) in enumerate(zip(scores, state.charts))
+    ]
+
+
+def render_rgb(state: State, seat: int | None = None) -> np.ndarray:
     """The archipelago, the pieces and a side panel as ``uint8[560, 880, 3]`` (public facts
-    only, the same for every seat: see the module docstring)."""
+    only: see the module docstring). With ``seat``, the other seats' scores leave out their
+    secret favourite-tile bonus while the game runs (:func:`score_texts`)."""
+    if seat is not None:
+        seat = state._check_seat(seat)
     img = image.canvas(WIDTH, HEIGHT, SEA)
     placed = [(t, c) for t, c in enumerate(state.tile_cell) if c >= 0]
     xs, ys = [], []
@@ -276,7 +330,7 @@ def render_rgb(state: State) -> np.ndarray:
     )
     for tile, cell in placed:
         _draw_tile(img, state, tile, cell, size, origin)
-    _draw_panel(img, state)
+    _draw_panel(img, state, seat)
     return img
 
 
@@ -336,7 +390,6 @@ def seat_top(seat: int) -> int:
 
 def _status(state: State) -> tuple[str, list[str]]:
     """The headline (whose turn, or who won) and the detail lines under it."""
-    rounds = state.config["max_rounds"]
     if state.is_terminal():
         winners = state.winners()
         if len(winners) == 1:
@@ -346,7 +399,7 @@ def _status(state: State) -> tuple[str, list[str]]:
         how = "round limit (truncated)" if state.truncated else "season over"
         return line, [f"{how} after {state.round} rounds"]
     p = state.current_player
-    details = [f"round {state.round + 1}/{rounds} \u00b7 {state.phase}"]
+    details = [f"{round_counter(state)} \u00b7 {state.phase}"]
     if state.phase == "ACTION":
         cubes = sum(state.cargo[state.turn_player])
         details[0] += f" \u00b7 {state.taken} of {paddles(cubes)} paddles"
@@ -355,7 +408,7 @@ def _status(state: State) -> tuple[str, list[str]]:
     return f"P{p} {SEAT_NAMES[p]} to move", details
 
 
-def _draw_panel(img: np.ndarray, state: State) -> None:
+def _draw_panel(img: np.ndarray, state: State, viewer: int | None = None) -> None:
     x0 = BOARD_WIDTH
     image.fill_rect(img, x0, 0, WIDTH - x0, HEIGHT, PANEL)
     right = WIDTH - 8
@@ -371,7 +424,7 @@ def _draw_panel(img: np.ndarray, state: State) -> None:
     for i, detail in enumerate(details):
         image.draw_label(img, x0 + 8, 28 + 10 * i, detail, TEXT)
     cube = 8
-    scores = state.scores()
+    scores = score_texts(state, viewer)
     winners = state.winners()
     for seat in range(state.num_players):
         y = seat_top(seat)
@@ -382,7 +435,7 @@ def _draw_panel(img: np.ndarray, state: State) -> None:
         image.fill_rect(img, x0 + 22, y, 13, 13, SEAT_COLOURS[seat])
         image.outline_rect(img, x0 + 22, y, 13, 13, OUTLINE)
         image.draw_label(img, x0 + 40, y, f"P{seat} {SEAT_NAMES[seat]}", TEXT, 2)
-        image.draw_label(img, x0 + 150, y + 3, f"score {int(scores[seat])}", TEXT)
+        image.draw_label(img, x0 + 150, y + 3, f"score {scores[seat]}", TEXT)
         if seat in winners:
             image.fill_rect(img, right - 48, y - 1, 44, 14, WINNER_GOLD)
             image.outline_rect(img, right - 48, y - 1, 44, 14, OUTLINE)

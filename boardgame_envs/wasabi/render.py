@@ -3,7 +3,9 @@
 The text board shows each active cell's top tile by its two letters (``Sa+1``: one more
 tile below it), ``[..]`` around a cell covered by a Wasabi! card, ``*`` before the selected
 cell, ``.`` for an empty cell; :data:`LEGEND`, printed under the table, names all of them and
-the 17 ingredient codes. The legal moves are not listed (a player's menu, or
+the 17 ingredient codes. The rows ``r`` are numbered down the left and the columns ``c``
+across the top, and the corner says ``(r,c)``: a cell is named so in the moves
+(``place Rice on (2,3)``). The legal moves are not listed (a player's menu, or
 ``describe_action``, says what each does).
 
 The picture (:func:`render_rgb`, ``uint8[HEIGHT, WIDTH, 3]``, 730 x 418 pixels, the same size for
@@ -28,6 +30,7 @@ import numpy as np
 from boardgame_envs.core import image, text
 from boardgame_envs.wasabi.data import (
     CARD_NAMES,
+    DEFAULT_MAX_TURNS,
     GRID_COLUMNS,
     KIND_NAMES,
     KIND_SHORT,
@@ -38,13 +41,22 @@ from boardgame_envs.wasabi.data import (
     ROWS,
     recipe_text,
 )
-from boardgame_envs.wasabi.rules import GAME_OVER, PHASE_INDEX, covered_cells, top_tiles
+from boardgame_envs.wasabi.rules import (
+    GAME_OVER,
+    PHASE_INDEX,
+    cell_name,
+    covered_cells,
+    top_tiles,
+)
 
 if TYPE_CHECKING:
     from boardgame_envs.wasabi.rules import State
 
 
 # -- text ---------------------------------------------------------------------------------
+#: How a cell is written (in the moves, the Wasabi! cards line and the board's corner): its
+#: row r, then its column c, both from 0 at the top left (cell index ``r * 7 + c``).
+COORDINATES = "(r,c)"
 #: What each mark of the text board means, as (marks, meaning); printed under the table.
 LEGEND: tuple[tuple[str, str], ...] = (
     *zip(KIND_SHORT, KIND_NAMES),
@@ -53,6 +65,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("*", "the selected cell"),
     (".", "an empty cell"),
     ("Ri10", "pantry: ingredient and tiles left"),
+    (COORDINATES, "a cell, as in the moves: row r (down the left), column c (across the top)"),
     (">", "the seat to decide"),
 )
 
@@ -82,21 +95,36 @@ def _cell_text(state: State, cell: int, covered: list[bool]) -> str:
 
 
 def board_text(state: State) -> list[str]:
+    """The grid: the columns c numbered across the top, the rows r down the left, and
+    :data:`COORDINATES` in the corner, the way the moves name a cell (``place Rice on (2,3)``)."""
     covered = covered_cells(state.anchors)
     columns = state.columns
     width = 7
-    lines = [("    " + "".join(f"{c:<{width}}" for c in range(columns))).rstrip()]
+    margin = len(COORDINATES) + 1
+    header = f"{COORDINATES:<{margin}}" + "".join(f"{c:<{width}}" for c in range(columns))
+    lines = [header.rstrip()]
     for r in range(ROWS):
         cells = [_cell_text(state, r * GRID_COLUMNS + c, covered) for c in range(columns)]
-        lines.append(f"{r:<4}" + "".join(f"{t:<{width}}" for t in cells).rstrip())
+        lines.append(f"{r:<{margin}}" + "".join(f"{t:<{width}}" for t in cells).rstrip())
     return lines
 
 
-def render_text(state: State, seat: int | None = None) -> str:
+def turn_counter(state: State) -> str:
+    """``turn 5``; ``turn 5 of at most 40`` when a ``max_turns`` other than the default was
+    chosen. The default is a safety cap far above any real game (a full board ends one after
+    37-59 turns), so it is not shown as if it were the game's length."""
+    text = f"turn {state.turn + 1}"
+    if state.config["max_turns"] != DEFAULT_MAX_TURNS:
+        text += f" of at most {state.config['max_turns']}"
+    return text
+
+
+def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:
     """The game as text; recipes other than ``seat``'s are hidden (all shown when None).
 
     Tiles and cards in hand are shown for everyone (every one of them entered and leaves
-    a hand openly, spec §7) unless ``hide_opponent_hands`` is set.
+    a hand openly, spec §7) unless ``hide_opponent_hands`` is set. ``legend=False`` leaves
+    out the key to the marks (:func:`legend_lines`).
     """
     n = state.num_players
     if state.is_terminal():
@@ -111,13 +139,10 @@ def render_text(state: State, seat: int | None = None) -> str:
         header = f"Wasabi! · game over ({how}) · winners: {winners}"
     else:
         decision = f"D{PHASE_INDEX[state.phase] + 1} {state.phase}"
-        header = (
-            f"Wasabi! · turn {state.turn + 1}/{state.config['max_turns']} · "
-            f"P{state.current_player} to decide: {decision}"
-        )
+        header = f"Wasabi! · {turn_counter(state)} · P{state.current_player} to decide: {decision}"
     lines = [header, *board_text(state)]
     if state.anchors:
-        where = ", ".join(f"({a // GRID_COLUMNS},{a % GRID_COLUMNS})" for a in state.anchors)
+        where = ", ".join(cell_name(a) for a in state.anchors)
         lines.append(f"  Wasabi! cards (top-left): {where}")
     lines.append(f"  pantry: {' '.join(f'{KIND_SHORT[k]}{c}' for k, c in enumerate(state.pantry))}")
     lines.append(
@@ -158,7 +183,8 @@ def render_text(state: State, seat: int | None = None) -> str:
                 RECIPES[r].name + (" (ideal)" if ideal else "") for r, ideal in state.completed[s]
             )
             lines.append(f"    completed: {done}")
-    lines += legend_lines()
+    if legend:
+        lines += legend_lines()
     return "\n".join(lines)
 
 
@@ -309,10 +335,7 @@ def _draw_header(picture: np.ndarray, state: State, seat: int | None) -> None:
         line = f"P{p} {SEAT_NAMES[p]} to move"
         image.fill_rect(picture, MARGIN, 8, 14, 14, SEAT_COLOURS[p])
         image.outline_rect(picture, MARGIN, 8, 14, 14, TEXT)
-        detail = (
-            f"turn {state.turn + 1}/{state.config['max_turns']} \u00b7 "
-            f"D{PHASE_INDEX[state.phase] + 1} {state.phase}"
-        )
+        detail = f"{turn_counter(state)} \u00b7 D{PHASE_INDEX[state.phase] + 1} {state.phase}"
         hidden = state.config["hide_opponent_hands"] and seat not in (None, state.active)
         if state.kind is not None and not hidden:
             detail += f" \u00b7 placing {KIND_NAMES[state.kind]}"

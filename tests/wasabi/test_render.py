@@ -21,8 +21,8 @@ def test_text_shows_the_board_and_hides_other_recipes():
     )
     text = state.render_text(0)
     lines = text.splitlines()
-    assert lines[0].startswith("Wasabi! · turn 1/250 · P0 to decide: D3 STEP1_START")
-    assert lines[1].split() == ["0", "1", "2", "3", "4"]
+    assert lines[0].startswith("Wasabi! · turn 1 · P0 to decide: D3 STEP1_START")
+    assert lines[1].split() == ["(r,c)", "0", "1", "2", "3", "4"]
     assert lines[4].split() == ["2", ".", ".", ".", "Sa", "."]
     assert lines[5].split() == ["3", ".", "Sa+1", ".", ".", "."]
     assert lines[2].split()[:3] == ["0", "[.]", "[.]"]
