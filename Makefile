@@ -1,4 +1,4 @@
-# make test · make demo · make bench · make leaderboard — each sets up .venv on first use,
+# make test · make demo · make bench · make leaderboard · make docs — each sets up .venv on first use,
 # compiling the native engines (C++17; BOARDGAME_ENVS_PURE_PYTHON=1 skips them).
 #
 # torch is installed first, on its own, so that a CPU build is used by default:
@@ -12,6 +12,9 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 NATIVE  = $(VENV)/.native
 BUILD_REQUIRES = "scikit-build-core>=0.10" "nanobind>=2.4" "ninja>=1.11" "cmake>=3.18"
+# The docs extra of pyproject.toml (make docs installs it on first use).
+DOCS_REQUIRES = "mkdocs>=1.6" "mkdocs-material>=9.5" "mkdocstrings[python]>=0.26"
+DOCS_STAMP = $(VENV)/.docs
 # The extension is rebuilt in place (incrementally, in build/native) when a source changes.
 NATIVE_SOURCES := $(shell find native -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt)
 EDITABLE = $(PY) -m pip install --no-build-isolation -C build-dir=build/native -e
@@ -22,7 +25,7 @@ NATIVE_DEV ?= build/dev
 SANITIZE_BUILD = build/sanitize
 CMAKE = PATH="$(abspath $(VENV))/bin:$$PATH" cmake
 
-.PHONY: test test-all test-sanitize native-dev demo bench leaderboard lint clean
+.PHONY: test test-all test-sanitize native-dev demo bench leaderboard docs lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +43,7 @@ $(NATIVE): $(STAMP) $(NATIVE_SOURCES)
 	touch $(NATIVE)
 
 test: $(NATIVE)
-	$(PY) -m ruff check boardgame_envs agents training tests
+	$(PY) -m ruff check boardgame_envs agents training tests examples
 	$(PY) -m pytest -n 2 -m "not slow" tests
 
 test-all: $(NATIVE)
@@ -72,8 +75,16 @@ bench: $(NATIVE)
 leaderboard: $(NATIVE)
 	$(VENV)/bin/boardgame-envs leaderboard --workers 2
 
+# The documentation site into build/site; --strict fails on a broken link or reference.
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir build/site
+
+$(DOCS_STAMP): | $(PY)
+	$(PY) -m pip install $(DOCS_REQUIRES)
+	touch $(DOCS_STAMP)
+
 lint: $(STAMP)
-	$(PY) -m ruff check boardgame_envs agents training tests
+	$(PY) -m ruff check boardgame_envs agents training tests examples
 
 clean:
 	rm -rf $(VENV) build runs bench_results .pytest_cache

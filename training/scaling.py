@@ -1,4 +1,4 @@
-"""The scaling figures of docs/league.md: league games/s and PPO learner steps/s for 1 and 2
+"""The scaling figures of docs/results.md: league games/s and PPO learner steps/s for 1 and 2
 workers, local and Ray, on this machine.
 
     python -m training.scaling league cornucopia heuristic,random 300
