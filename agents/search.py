@@ -218,7 +218,7 @@ VERIFIED = {"verify": 16, "margin": 0.5, "z": 1.0}
 
 #: The per-game settings tuned on the Python engine (``ismcts:preset=v1``), over
 #: :class:`SearchOptions` (whose ``seconds=0.25`` caps every decision's tree search).
-#: Strength over 300 fresh deals each: docs/agents.md.
+#: Strength over 300 fresh deals each: docs/results.md.
 V1_DEFAULTS: dict[str, dict[str, Any]] = {
     # Factors and Multiples: the setting that beat the heuristic (0.657).
     "factors_multiples": {
@@ -259,7 +259,7 @@ V1_DEFAULTS: dict[str, dict[str, Any]] = {
         "late_widen": 16,
         # Before that, from 20 tiles left, each follower choice (put one out, and where) is
         # played to the end on 24 common determinizations: +0.033 +- 0.019 in win share
-        # over 200 endings in tuning (docs/agents.md).
+        # over 200 endings in tuning (docs/design-notes.md).
         "mid": 20,
         "mid_iterations": 24,
         "mid_widen": 0,
@@ -287,7 +287,7 @@ V1_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 #: Today's defaults: v1, with the native engine's speed spent on larger budgets where that
-#: measured stronger head to head against v1 (docs/agents.md); still within ``seconds``.
+#: measured stronger head to head against v1 (docs/design-notes.md); still within ``seconds``.
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     **V1_DEFAULTS,
     "factors_multiples": {**V1_DEFAULTS["factors_multiples"], "iterations": 1000},

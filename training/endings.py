@@ -6,7 +6,7 @@ Carcassonne's stack). From that one position each agent finishes the game in sea
 ``g % n``, heuristics in the others. The games are the same up to the ending, so the paired
 difference of two agents' results measures what they do in the ending alone, with far less
 noise than whole games: this is how the search's ``late`` option was tuned
-(docs/agents.md).
+(docs/design-notes.md).
 
     python -m training.endings --game carcassonne_castle --turns-left 16 --games 120 \\
         --seed 10000000 --agents "heuristic,ismcts:seconds=0,late=0,ismcts:seconds=0"

@@ -32,7 +32,7 @@ from training.league import (
 )
 from training.parallel import BACKENDS
 
-LEADERBOARD_SEARCH = "ismcts:iterations=20,seconds=0"
+LEADERBOARD_SEARCH = "ismcts:seconds=0"
 README_START = "<!-- leaderboard:start -->"
 README_END = "<!-- leaderboard:end -->"
 
@@ -45,10 +45,9 @@ class Args:
     """agent specs for every league ("" = random, heuristic, the game's shipped ppo policy if
     any, and --search)"""
     search: str = LEADERBOARD_SEARCH
-    """the search agent's spec(s) in the default agent list: an iteration budget (no clock,
-    so the page reproduces) that a 2-core machine can play through every league in about
-    40 minutes; the game defaults' strength is measured in docs/agents.md"""
-    two_player_games: int = 40
+    """the search agent's spec(s) in the default agent list: its per-game default budget
+    without the clock (iterations alone, so the page reproduces on any machine)"""
+    two_player_games: int = 200
     """games per pairing at two players"""
     large_table_games: int = 10
     """games per pairing (per direction) at the game's largest table"""
@@ -209,8 +208,8 @@ def main(args: Args) -> Path:
             made,
             "",
             "Every agent a game has — `random`, `heuristic`, the shipped PPO policy where there "
-            f"is one, and the search agent at a fixed iteration budget (`{args.search}`; the "
-            "strength of its per-game defaults is measured in [agents.md](agents.md)) — in a "
+            f"is one, and the search agent (`{args.search}`: its default budget, iterations alone; "
+            "its strength is measured in [results.md](results.md)) — in a "
             "round robin per game and table size: common deals (game g of every "
             f"pairing is dealt from seed {args.seed:,} + g), the lone agent's seat rotated, "
             "openskill (Plackett–Luce) ratings ranked by the conservative μ − 3σ. A matrix "

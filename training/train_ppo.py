@@ -112,13 +112,13 @@ HINTED_PPO = dict(AFTER_IMITATION, learning_rate=1e-4)
 # Longer and with larger steps, a hinted policy does find departures that win: at 3e-4
 # (two passes a rollout) a 4M-step run's checkpoints took Wasabi! from 0.543 at 1M to
 # 0.733 at 4M against the heuristic and Tahiti from 0.442 to 0.630 (2,000 deals each,
-# docs/training.md), where 300k at 1e-4 kept the heuristic's every move. Cornucopia climbed
+# docs/design-notes.md), where 300k at 1e-4 kept the heuristic's every move. Cornucopia climbed
 # more slowly (0.526 at 1M, 0.568 at 4M); Carcassonne fell below the heuristic and came
 # back to it (0.358 at 1M, 0.453 at 2M, 0.499 at 4M), no better than 300k at 1e-4.
 LONG_HINTED_PPO = dict(HINTED_PPO, learning_rate=3e-4, n_epochs=2)
 #: Hyperparameters per game; "default" for games without an entry. Args override them.
 #: Each game's entry, with its RECIPES and PLANES_NETS entries, is the recipe its shipped
-#: policy was trained with (docs/training.md gives the figures).
+#: policy was trained with (docs/design-notes.md gives the figures).
 HYPERPARAMS: dict[str, dict] = {
     "default": DEFAULT_HYPERPARAMS,
     "factors_multiples": dict(AFTER_IMITATION, n_epochs=8, gamma=1.0),
@@ -126,7 +126,7 @@ HYPERPARAMS: dict[str, dict] = {
     # 1e-4 (HINTED_PPO) read 0.510 and a 2M-step run annealed to 0 at 2M 0.510-0.532.
     "cornucopia": dict(LONG_HINTED_PPO, gamma=1.0),
     # Two passes over each rollout: its 14,601-value observations (with mask and hint) make
-    # every pass costly, and the hinted policy did not gain from four (docs/training.md).
+    # every pass costly, and the hinted policy did not gain from four (docs/design-notes.md).
     # A 4M-step run at 3e-4 (LONG_HINTED_PPO) read 0.499 (2,000 deals), no better than
     # this recipe's 0.498 at eleven times the CPU time; 2M-step ones with hint weight 8
     # (its sampled moves near the heuristic's) 0.511-0.512, still no better.
@@ -144,7 +144,7 @@ PLANES_NETS: dict[str, dict] = {
     # 13,860 plane values cost 3.3 ms of training per step; these 0.5-0.7 ms).
     "carcassonne_castle": dict(channels=8, depth=1),
     # No broadcast planes: they were the costliest part of Tahiti's learner, and the hinted
-    # policy trained with them played no better than the heuristic (docs/training.md).
+    # policy trained with them played no better than the heuristic (docs/design-notes.md).
     "tahiti": dict(channels=16, depth=0),
     "wasabi": dict(channels=16, depth=1, broadcast=16),
 }
@@ -179,16 +179,16 @@ RECIPES: dict[str, dict] = {
     # byte a value): about 15 KB a decision in Carcassonne (64 a game), 10 KB in Tahiti
     # (111 a game).
     # 3.5M steps: 0.641 against the heuristic where 2M read 0.617 (the same 2,000 fresh
-    # deals, docs/training.md); evaluations every 100k keep the run under 30 CPU-minutes.
+    # deals, docs/design-notes.md); evaluations every 100k keep the run under 30 CPU-minutes.
     "factors_multiples": dict(
         WARM_START, timesteps=3_500_000, eval_every=100_000, reward="score"
     ),  # demo: 800k
     # The other four: a policy hinted by the heuristic (agents/hinted.py). Their unhinted
-    # recipes (docs/training.md) left 0.000-0.435 against the heuristic.
-    # Over the 30 CPU-minutes (53 for the 4M steps) and below 0.60 (docs/training.md).
+    # recipes (docs/design-notes.md) left 0.000-0.435 against the heuristic.
+    # Over the 30 CPU-minutes (53 for the 4M steps) and below 0.60 (docs/design-notes.md).
     "cornucopia": dict(HINTED, timesteps=4_000_000, eval_every=500_000),
     "carcassonne_castle": dict(HINTED, timesteps=300_000),
-    # Over the 30 CPU-minutes: 0.445 at 2M, 0.572 at 3M, 0.630 at 4M (docs/training.md).
+    # Over the 30 CPU-minutes: 0.445 at 2M, 0.572 at 3M, 0.630 at 4M (docs/design-notes.md).
     "tahiti": dict(HINTED, timesteps=4_000_000, eval_every=500_000),
     "wasabi": dict(HINTED, timesteps=2_500_000, eval_every=500_000),
 }
