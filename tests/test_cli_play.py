@@ -23,7 +23,9 @@ from boardgame_envs.tahiti.render import render_map
 from boardgame_envs.wasabi import render as wasabi_render
 from boardgame_envs.wasabi.data import KIND_SHORT
 from boardgame_envs.wasabi.render import board_text
+from training import cli
 from training.cli import _ask_action, _cornucopia_turn_report, _menu_lines, play
+from training.replay import Narrator, describe_move
 
 MENU_ITEM = re.compile(r"\s*(\d+): (.*?)(?=\s{2,}\d+: |$)")
 
@@ -445,3 +447,75 @@ def test_the_end_of_play_shows_the_final_board_without_the_key():
     text = out.getvalue()
     assert returns is not None and "game over" in text
     assert "  key: " not in text
+
+
+# -- the others' hidden moves stay hidden --------------------------------------------------
+BET = re.compile(r"P(\d)( \(you\))?: bet (.*)")
+
+
+def test_cornucopia_bets_made_before_yours_do_not_show_their_side_and_stake():
+    """At 3 players a bet is secret until every bettor has bet: an opponent's bet that comes
+    before another bet of the turn (yours, say) reads "bet (hidden from P0)"; the turn's last
+    bet reveals them all, so it reads in full, as do the bets in the turn's report."""
+    read, out = _answers(lambda i, text: "1")
+    assert play("cornucopia", "heuristic", num_players=3, seat=0, seed=0, read=read, out=out)
+    turns = re.split(r"\n(?=P\d(?: \(you\))?: bid \d)", out.getvalue())[1:]
+    hidden_before_yours = 0
+    for turn in turns:
+        bets = [BET.match(line).groups() for line in turn.splitlines() if BET.match(line)]
+        for i, (_, you, text) in enumerate(bets):
+            if you:
+                assert re.fullmatch(r"(YES|NO) \d", text)
+            elif i < len(bets) - 1:
+                assert text == "(hidden from P0)", turn
+                hidden_before_yours += any(later[1] for later in bets[i + 1 :])
+            else:
+                assert re.fullmatch(r"(YES|NO) \d", text), turn
+        report = re.search(r"; bets: (.*) ==", turn)
+        if bets and report:
+            assert len(report.group(1).split(", ")) == len(bets)  # all shown once revealed
+    assert hidden_before_yours >= 2
+
+
+def test_factors_and_multiples_face_down_discards_do_not_show_the_card(monkeypatch):
+    """P1's discards (an A's or K's effect, face down) read "discard (hidden from P0)", the
+    one it was forced to make (its only legal move) too; its plays read in full."""
+    described: list[tuple[int, str, str]] = []
+
+    def spy(state, action, seat):
+        text = describe_move(state, action, seat)
+        described.append((len(state.legal_actions()), state.describe_action(action), text))
+        return text
+
+    monkeypatch.setattr(cli, "describe_move", spy)
+    read, out = _answers(lambda i, text: "1")
+    assert play("factors_multiples", "heuristic", seat=0, seed=8, read=read, out=out)
+    lines = out.getvalue().splitlines()
+    discards = [line for line in lines if line.startswith("P1: discard")]
+    assert len(discards) >= 5
+    assert set(discards) == {"P1: discard (hidden from P0)"}
+    forced = [full for legal, full, _ in described if legal == 1 and full.startswith("discard")]
+    assert forced, "P1 never had to discard its only card rank"
+    assert any(re.fullmatch(r"P1: play .+", line) for line in lines)
+    assert all(text == full for _, full, text in described if not full.startswith("discard"))
+
+
+def test_the_replay_from_a_seat_says_only_move_of_its_own_moves_only():
+    """From P0's seat, P1's forced moves carry no "(only move)": P0 may not know that P1
+    had no choice (the only card of P1's hidden hand that fits); P0's own do."""
+    rules = game_info("factors_multiples").rules()
+    state = rules.new_state(2, seed=1)
+    rng = np.random.default_rng(1)
+    out = io.StringIO()
+    narrator = Narrator("factors_multiples", ["random", "random"], seat=0, pace=0, out=out)
+    forced = {0: 0, 1: 0}
+    for step in range(120):
+        before = state.clone()
+        action = int(rng.choice(state.legal_actions()))
+        forced[before.current_player] += len(before.legal_actions()) == 1
+        state.apply(action)
+        narrator.move(step, before, action, state)
+    moves = re.findall(r"^move \d+: P(\d) \(random\): (.*)$", out.getvalue(), re.MULTILINE)
+    assert forced[0] and forced[1]
+    assert sum(text.endswith(" (only move)") for seat, text in moves if seat == "0") == forced[0]
+    assert not any(text.endswith(" (only move)") for seat, text in moves if seat == "1")

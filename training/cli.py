@@ -28,6 +28,7 @@ from agents.base import make_agent
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.registry import GAMES, game_info
 from training.cli_args import add_dataclass_arguments, args_from_namespace
+from training.replay import describe_move
 
 
 def list_games(out: TextIO | None = None) -> None:
@@ -76,7 +77,9 @@ def play(
     The board is shown from the person's seat and the legal moves are numbered 1..k with
     what each does; the person types a number (bad input is asked again), or ``?`` for the
     key to the board's marks and positions (kept off the board so that it stays compact).
-    Every move made is echoed, and round ends are announced (Factors and Multiples), as is
+    Every move made is echoed, the others' as the person may know them (a Cornucopia bet
+    not yet revealed, a card discarded face down: "bet (hidden from P0)", as ``replay
+    --seat`` shows them), and round ends are announced (Factors and Multiples), as is
     how every turn ended (Cornucopia: the bid's success or failure). Returns the final
     returns, or None if the person quits (q, Ctrl-C or Ctrl-D at the prompt).
     """
@@ -98,7 +101,7 @@ def play(
         legal = state.legal_actions()
         if mover != seat:
             action = agents[mover].act(state.view(mover))
-            print(f"P{mover}: {state.describe_action(action)}", file=out)
+            print(f"P{mover}: {describe_move(state, action, seat)}", file=out)
         elif len(legal) == 1:
             action = legal[0]
             print(f"P{seat} (you): {state.describe_action(action)} (your only move)", file=out)

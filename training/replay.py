@@ -18,7 +18,7 @@ import inspect
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -43,7 +43,9 @@ class Narrator:
     table's marks is shown once, at the start.
 
     From a seat's point of view, a move of another seat that the seat could not tell from
-    another legal move (a Cornucopia bet, a card discarded face down) is shown as hidden.
+    another move the mover could have made (a Cornucopia bet, a card discarded face down,
+    even when it was the mover's only card to discard) is shown as hidden (see
+    :func:`describe_move`); "(only move)" marks the seat's own forced moves only.
     """
 
     def __init__(
@@ -85,7 +87,9 @@ class Narrator:
         """Move ``step`` (0-based): ``action`` took ``before`` to ``after``."""
         mover = before.current_player
         text = self.move_text(before, action)
-        if len(before.legal_actions()) == 1:
+        if len(before.legal_actions()) == 1 and (self.seat is None or mover == self.seat):
+            # Not for the others' moves from a seat: the seat may not know that the mover
+            # had no choice (a Factors and Multiples play of the one card that fits).
             text += " (only move)"
         self._print(f"\nmove {step + 1}: {self.who(mover)}: {text}")
         for report in self._reports(before, after):
@@ -99,14 +103,8 @@ class Narrator:
         return state.render_text(self.seat, legend=False)
 
     def move_text(self, before: State, action: int) -> str:
-        """What the move was, as the viewing seat may know it."""
-        mover = before.current_player
-        if self.seat is None or mover == self.seat:
-            return before.describe_action(action)
-        alike = hidden_alternatives(before, action, self.seat)
-        if not alike:
-            return before.describe_action(action)
-        return f"{_common_words(before, [action, *alike])} (hidden from P{self.seat})".lstrip()
+        """What the move was, as the viewing seat may know it (see :func:`describe_move`)."""
+        return describe_move(before, action, self.seat)
 
     def end(self, state: State, moves: int) -> None:
         """The final scores and winners."""
@@ -156,16 +154,53 @@ def final_line(state: State, names: Sequence[str], moves: int) -> str:
     return f"game over after {moves} moves{cap}: scores {scores}{lowest}; {verdict}"
 
 
+#: Per game, the phases whose move the rules keep from the other seats for good (spec §7):
+#: there, a move is hidden from a seat that cannot tell it from another legal move even when
+#: the mover's observation cannot either (a Factors and Multiples discard that ends the
+#: round, after which nobody's observation depends on the card discarded).
+SECRET_PHASES: dict[str, frozenset[str]] = {
+    "factors_multiples": frozenset({"A_DISCARD", "K_DISCARD"}),
+}
+
+#: How many positions consistent with what the watching seat knows (determinizations,
+#: ``rules.sample_state``) are tried to find the moves the mover might have had instead.
+DETERMINIZATIONS = 8
+
+
+def describe_move(before: State, action: int, seat: int | None = None) -> str:
+    """What the move ``action`` of ``before``'s player reads as to ``seat`` (None: a
+    spectator, who sees everything): the move itself, unless ``seat`` is another seat that
+    cannot tell it from a move the mover could have made instead; then the words those
+    moves share and "(hidden from P<seat>)", e.g. ``bet (hidden from P0)`` for a Cornucopia
+    bet, ``discard (hidden from P0)`` for a card discarded face down. Those other moves are
+    the legal ones that look the same to ``seat`` (:func:`hidden_alternatives`), else, for
+    a move with none (a forced discard: the mover's only legal move), the moves the mover
+    might have had as far as ``seat`` knows (:func:`unseen_alternatives`)."""
+    full = before.describe_action(action)
+    if seat is None or before.current_player == seat:
+        return full
+    alike = hidden_alternatives(before, action, seat)
+    if alike:
+        texts = [full, *(before.describe_action(move) for move in alike)]
+    else:
+        texts = [full, *unseen_alternatives(before, action, seat)]
+    if len(texts) == 1:
+        return full
+    return f"{_common_words(texts)} (hidden from P{seat})"
+
+
 def hidden_alternatives(before: State, action: int, seat: int) -> list[int]:
     """The other legal moves that ``seat`` could not tell from ``action`` although the
     player who moved could (a Cornucopia bet's side and stake, a card discarded face down):
-    after them ``seat``'s observation is the same and the mover's is not. Empty when the
-    move is public, or the only one (two rotations of a symmetric tile are no secret: the
-    mover's observation is the same too)."""
+    after them ``seat``'s observation is the same and the mover's is not (two rotations of
+    a symmetric tile are no secret: the mover's observation is the same too; in a phase of
+    :data:`SECRET_PHASES` the mover's observation is not compared). Empty when the move is
+    public, or the only one."""
     legal = before.legal_actions()
     if len(legal) < 2:
         return []
     mover = before.current_player
+    secret = before.view(seat).phase in SECRET_PHASES.get(before.rules.name, ())
 
     def seen_after(move: int) -> tuple[np.ndarray, np.ndarray]:
         state = before.clone()
@@ -177,15 +212,69 @@ def hidden_alternatives(before: State, action: int, seat: int) -> list[int]:
     for other in legal:
         if other != action:
             other_seen, other_known = seen_after(other)
-            if np.array_equal(other_seen, seen) and not np.array_equal(other_known, known):
+            if np.array_equal(other_seen, seen) and (
+                secret or not np.array_equal(other_known, known)
+            ):
                 alike.append(other)
     return alike
 
 
-def _common_words(state: State, actions: Sequence[int]) -> str:
+def unseen_alternatives(
+    before: State, action: int, seat: int, samples: int = DETERMINIZATIONS
+) -> list[str]:
+    """The descriptions of moves, none of them legal in ``before``, that the mover might
+    have made instead as far as ``seat`` knows, and that would have left ``seat``'s
+    observation as ``action`` does: a card discarded face down when it was the mover's only
+    legal move (had the mover held other cards, which ``seat`` cannot rule out, it could
+    have discarded one of those, and ``seat`` would see the same).
+
+    Those moves come from ``samples`` positions consistent with ``seat``'s view (drawn by
+    ``rules.sample_state`` from a fixed seed, so that the same game always reads the same).
+    Only moves the real position does not offer count: the ones it offers are judged by
+    :func:`hidden_alternatives`. A sample in which such a move's outcome shows ``seat``
+    something else (a card ``seat`` draws next, say) does not count; so a hidden move can
+    still read in full, rarely, when every sample differs so. Empty for a game without a
+    determinizer."""
+    legal = set(before.legal_actions())
+    seen: np.ndarray | None = None
+    found: list[str] = []
+    for sample in _determinizations(before, seat, samples):
+        for move in sample.legal_actions():
+            if move in legal:
+                continue
+            text = sample.describe_action(move)
+            if text in found:
+                continue
+            if seen is None:
+                seen = _observation_after(before, action, seat)
+            if np.array_equal(_observation_after(sample, move, seat), seen):
+                found.append(text)
+    return found
+
+
+def _determinizations(before: State, seat: int, samples: int) -> Iterator[State]:
+    """``samples`` positions consistent with ``seat``'s view of ``before``, drawn one by one
+    (from a fixed seed); none for a game without a determinizer."""
+    rng = np.random.default_rng(0)
+    view = before.view(seat)
+    for _ in range(samples):
+        try:
+            sample = before.rules.sample_state(view, rng)
+        except NotImplementedError:
+            return
+        yield sample
+
+
+def _observation_after(state: State, action: int, seat: int) -> np.ndarray:
+    after = state.clone()
+    after.apply(action)
+    return after.observation(seat)
+
+
+def _common_words(texts: Sequence[str]) -> str:
     """The words the moves' descriptions start with alike ("bet" for "bet YES 2" and "bet
     NO 1"), or "a move" when none."""
-    described = [state.describe_action(a).split() for a in actions]
+    described = [text.split() for text in texts]
     common = []
     for words in zip(*described):
         if len(set(words)) > 1:
