@@ -287,6 +287,7 @@ class CornucopiaRules(BaseRules):
     phases = PHASES
     encoding_module = "boardgame_envs.cornucopia.encoding"
     render_module = "boardgame_envs.cornucopia.render"
+    render_modes = ("ansi", "human", "rgb_array")
     score_reward_scale = 1 / 20  # spec §11.4
     options = {
         "variant_red3": Option(

@@ -124,6 +124,7 @@ class FactorsMultiplesRules(BaseRules):
     phases = PHASES
     encoding_module = "boardgame_envs.factors_multiples.encoding"
     render_module = "boardgame_envs.factors_multiples.render"
+    render_modes = ("ansi", "human", "rgb_array")
     lower_score_wins = True
     score_reward_scale = 1 / 52  # spec §11.5
     options = {
