@@ -135,6 +135,7 @@ def test_two_local_workers_train_the_same_model(one_process_run, tmp_path):
     assert len(list((run_dir / "pool").glob("snapshot_*.zip"))) == 3  # at 0, 128 and 256
 
 
+@pytest.mark.slow  # Ray's start-up and actors: minutes on 2 cores (make test-all)
 def test_ray_actors_train_the_same_model(one_process_run, ray_instance, tmp_path):
     run_dir = train_ppo.main(tiny_args(tmp_path, workers=2, backend="ray"))
     assert_same_parameters(run_dir, one_process_run)

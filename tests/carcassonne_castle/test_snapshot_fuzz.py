@@ -28,7 +28,7 @@ from tests.carcassonne_castle.helpers import RULES, random_game
 from tests.carcassonne_castle.test_playouts import INVARIANTS
 from tests.native.lockstep import continue_lockstep, same_errors
 
-MUTATIONS = 3000
+MUTATIONS = 1500
 SEED = 20261201
 #: the phases the sources cover, each drawn as often as the others
 SOURCE_PHASES = (*PHASES, "GAME_OVER")
