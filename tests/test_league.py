@@ -42,6 +42,7 @@ def small_league(**options) -> league.Args:
     return league.Args(**{**base, **options, "progress": False})
 
 
+@pytest.mark.slow  # Ray's start-up: make test covers Ray with tests/test_agent_specs.py
 def test_the_same_seeds_give_the_same_table_on_every_backend(ray_instance):
     one = league.run_league(small_league())
     two = league.run_league(small_league(workers=2))

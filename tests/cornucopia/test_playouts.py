@@ -26,10 +26,10 @@ from tests.cornucopia.helpers import RULES
 #: Games per player count with every check at every step (every legal action tried on a
 #: clone, an illegal and an out-of-range one on the state), then more with the mask and
 #: invariant checks only: together they fit the suite's time budget.
-CHECKED_GAMES = 30
-MORE_GAMES = 40
+CHECKED_GAMES = 20
+MORE_GAMES = 30
 #: and these more in ``make test-all`` (slow)
-SLOW_GAMES = 180
+SLOW_GAMES = 200
 
 
 def crop_cards_conserved(state: State) -> None:

@@ -46,8 +46,8 @@ from boardgame_envs.tahiti.rules import (
 )
 from tests.tahiti.helpers import ENGINES, RULES, engine_rules, on_reference, reference
 
-FULLY_CHECKED_GAMES = 30
-INVARIANT_GAMES = 200
+FULLY_CHECKED_GAMES = 20
+INVARIANT_GAMES = 120
 
 
 def cubes_conserved(state: State) -> None:

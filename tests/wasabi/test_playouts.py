@@ -51,7 +51,9 @@ from tests.native.lockstep import has_native
 from tests.wasabi.helpers import RULES
 
 TOKEN_COUNTS = [TOKENS[length].per_player for length in LENGTHS]
-GAMES = 100
+GAMES = 60
+#: and these more in ``make test-all`` (slow)
+SLOW_GAMES = 140
 CHECKED_GAMES = 12
 ORACLE_GAMES = 30
 
@@ -163,6 +165,14 @@ def test_random_games_keep_every_invariant(num_players):
     if num_players == 4:
         assert REWARD_DISCARD in stats.phases_seen
     assert len(stats.actions_seen) >= 58
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_more_random_games_keep_every_invariant(num_players):
+    games = range(GAMES, GAMES + SLOW_GAMES)
+    stats = random_playouts(RULES, num_players, games, INVARIANTS, check_actions=False)
+    assert stats.games == SLOW_GAMES
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
