@@ -71,7 +71,7 @@ demo: $(NATIVE)
 bench: $(NATIVE)
 	$(VENV)/bin/boardgame-envs bench
 
-# Regenerates docs/leaderboard.md (and the README's top rows): about 40 minutes on 2 cores.
+# Regenerates docs/leaderboard.md (and the README's top rows): about 2 hours on 2 cores.
 leaderboard: $(NATIVE)
 	$(VENV)/bin/boardgame-envs leaderboard --workers 2
 
