@@ -312,3 +312,27 @@ def save_png(image: np.ndarray, path: str | Path) -> Path:
     path = Path(path)
     path.write_bytes(png_bytes(image))
     return path
+
+
+def draw_seat_header(
+    image: np.ndarray,
+    box: tuple[int, int, int, int],
+    colours: tuple[Colour, Colour, Colour],
+    label: str,
+    to_move: bool,
+    marker: Colour | None = None,
+) -> None:
+    """The head of one seat's block in a table picture: the block's panel ``box`` (x, y,
+    width, height) with a stripe of the seat's colour, a triangle when it is ``to_move``
+    (in ``marker``, default the text colour), a swatch and ``label`` (e.g. "P0 red (you)").
+    ``colours``: (panel, seat, text)."""
+    x0, y0, width, height = box
+    panel, seat, text = colours
+    fill_rect(image, x0, y0, width, height, panel)
+    fill_rect(image, x0, y0, 4, height, seat)
+    if to_move:
+        triangle = [(x0 + 8, y0 + 3), (x0 + 16, y0 + 9), (x0 + 8, y0 + 15)]
+        fill_polygon(image, triangle, text if marker is None else marker)
+    fill_rect(image, x0 + 20, y0 + 3, 12, 12, seat)
+    outline_rect(image, x0 + 20, y0 + 3, 12, 12, text)
+    draw_label(image, x0 + 38, y0 + 3, label, text, 2)

@@ -281,16 +281,14 @@ def _pic_table(picture: np.ndarray, state: State) -> None:
 def _pic_seat(picture: np.ndarray, state: State, s: int, seat: int | None) -> None:
     x0, y0 = PIC_MARGIN, PIC_SEAT_TOP + s * PIC_SEAT_H
     right = PIC_WIDTH - PIC_MARGIN
-    image.fill_rect(picture, x0, y0, right - x0, PIC_SEAT_H - 6, PIC_PANEL)
-    image.fill_rect(picture, x0, y0, 4, PIC_SEAT_H - 6, PIC_SEAT_COLOURS[s])
-    if s == state.current_player:  # the turn marker: a triangle
-        image.fill_polygon(
-            picture, [(x0 + 8, y0 + 3), (x0 + 16, y0 + 9), (x0 + 8, y0 + 15)], PIC_TEXT
-        )
-    image.fill_rect(picture, x0 + 20, y0 + 3, 12, 12, PIC_SEAT_COLOURS[s])
-    image.outline_rect(picture, x0 + 20, y0 + 3, 12, 12, PIC_TEXT)
     you = " (you)" if s == seat else ""
-    image.draw_label(picture, x0 + 38, y0 + 3, f"P{s} {PIC_SEAT_NAMES[s]}{you}", PIC_TEXT, 2)
+    image.draw_seat_header(
+        picture,
+        (x0, y0, right - x0, PIC_SEAT_H - 6),
+        (PIC_PANEL, PIC_SEAT_COLOURS[s], PIC_TEXT),
+        f"P{s} {PIC_SEAT_NAMES[s]}{you}",
+        s == state.current_player,
+    )
     image.draw_label(picture, x0 + 38, y0 + 22, f"score {int(state.scores()[s])}", PIC_TEXT, 2)
     if state.is_terminal() and s in state.winners():
         image.fill_rect(picture, x0 + 140, y0 + 21, 50, 15, PIC_WINNER_GOLD)

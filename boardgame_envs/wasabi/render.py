@@ -395,16 +395,15 @@ def _draw_legend(picture: np.ndarray) -> None:
 def _draw_seat(picture: np.ndarray, state: State, s: int, seat: int | None) -> None:
     x0, y0 = PANEL_LEFT, seat_top(s)
     right = WIDTH - MARGIN
-    image.fill_rect(picture, x0, y0, right - x0, SEAT_H - 6, PANEL)
-    image.fill_rect(picture, x0, y0, 4, SEAT_H - 6, SEAT_COLOURS[s])
-    if not state.is_terminal() and s == state.current_player:  # the turn marker: a triangle
-        image.fill_polygon(
-            picture, [(x0 + 8, y0 + 3), (x0 + 16, y0 + 9), (x0 + 8, y0 + 15)], TURN_MARKER
-        )
-    image.fill_rect(picture, x0 + 20, y0 + 3, 12, 12, SEAT_COLOURS[s])
-    image.outline_rect(picture, x0 + 20, y0 + 3, 12, 12, TEXT)
     you = " (you)" if s == seat else ""
-    image.draw_label(picture, x0 + 38, y0 + 3, f"P{s} {SEAT_NAMES[s]}{you}", TEXT, 2)
+    image.draw_seat_header(
+        picture,
+        (x0, y0, right - x0, SEAT_H - 6),
+        (PANEL, SEAT_COLOURS[s], TEXT),
+        f"P{s} {SEAT_NAMES[s]}{you}",
+        not state.is_terminal() and s == state.current_player,
+        TURN_MARKER,
+    )
     score = int(state.scores()[s])
     image.draw_label(picture, x0 + 236, y0 + 3, f"score {score}", TEXT, 2)
     if state.is_terminal() and s in state.winners():
