@@ -27,7 +27,7 @@ from agents.base import (
 )
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
-from training import league, train_ppo
+from training import league, opponents, train_ppo
 from training.cli import main as cli_main
 from training.cli import play
 from training.evaluate import evaluate, markdown_table
@@ -381,19 +381,19 @@ def test_train_against_your_own_agent_from_another_folder(agent_dir, elsewhere):
     saved = json.loads((run_dir / "config.json").read_text())["args"]
     # the path is made absolute: workers elsewhere and --resume from elsewhere find it
     assert saved["opponent"] == f"{elsewhere / MODULE}.py:FirstLegal=0.5,random=0.5"
-    mix = train_ppo.parse_opponents(saved["opponent"], GAME, None)
+    mix = opponents.parse_opponents(saved["opponent"], GAME, None)
     assert [type(a).__name__ for a in mix.agents] == ["FirstLegal", "RandomAgent"]
     assert np.allclose(mix.weights, [0.5, 0.5])
-    assert not train_ppo._self_play(train_ppo.Args(opponent="self-play-agents/a.py:A"))
+    assert not opponents.wants_self_play("self-play-agents/a.py:A")
 
 
 def test_resolve_opponents_makes_only_file_paths_absolute(elsewhere):
     (elsewhere / "mine.py").write_text("A = None\n")
     text = "ismcts:iterations=5,seconds=0=0.2,mine.py:A=0.3,pkg.mod:B,self-play=0.5"
-    assert train_ppo.resolve_opponents(text) == (
+    assert opponents.resolve_opponents(text) == (
         f"ismcts:iterations=5,seconds=0=0.2,{elsewhere}/mine.py:A=0.3,pkg.mod:B,self-play=0.5"
     )
-    assert train_ppo.resolve_opponents("heuristic=0.7, random=0.3") == "heuristic=0.7, random=0.3"
+    assert opponents.resolve_opponents("heuristic=0.7, random=0.3") == "heuristic=0.7, random=0.3"
 
 
 # -- Ray -----------------------------------------------------------------------------------

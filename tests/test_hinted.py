@@ -12,7 +12,7 @@ from agents.hinted import HintedEnv, HintedPolicy
 from agents.ppo import PPOAgent
 from boardgame_envs import InvalidConfigError, make_rules, make_single_agent
 from tests.test_train_recipes import tiny
-from training import train_ppo
+from training import opponents, train_ppo
 
 
 def test_hinted_env_appends_the_heuristics_choice_then_zeros_at_the_end():
@@ -100,7 +100,7 @@ def test_hinted_self_play_snapshots_read_their_hint(tmp_path):
         snapshot_every=128,
     )
     run_dir = train_ppo.main(args)
-    pool = train_ppo.SelfPlayPool(run_dir / "pool", 10, "cornucopia")
+    pool = opponents.SelfPlayPool(run_dir / "pool", 10, "cornucopia")
     snapshot = pool.sample(np.random.default_rng(0))
     assert snapshot.hint_agent is not None
     snapshot.reset(3)

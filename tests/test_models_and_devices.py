@@ -22,7 +22,7 @@ from agents.ppo import (
     shipped_models,
 )
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
-from training import train_ppo
+from training import opponents, ppo_model, train_ppo
 from training.cli import main
 
 pytest.importorskip("sb3_contrib")
@@ -155,12 +155,12 @@ def test_ship_writes_where_the_names_find_it(tmp_path, monkeypatch):
 
 def test_init_takes_a_shipped_policys_name(tmp_path):
     args = tiny_args(tmp_path, net_arch="32")
-    model = train_ppo.new_model(args, train_ppo.make_vec_env(args, None))
+    model = ppo_model.new_model(args, train_ppo.make_vec_env(args, None))
     # Found by name (not "no such model"), then refused: the tiny network is not its shape.
     with pytest.raises(InvalidConfigError, match="'factors_multiples' does not fit this run"):
-        train_ppo.start_from(model, "factors_multiples")
+        ppo_model.start_from(model, "factors_multiples")
     with pytest.raises(InvalidConfigError, match="no such model"):
-        train_ppo.start_from(model, "chess")
+        ppo_model.start_from(model, "chess")
 
 
 # -- agent specs with options ----------------------------------------------------------------
@@ -173,14 +173,14 @@ def test_a_ppo_specs_options_stay_with_it():
         "ppo:runs/x",
     ]
     assert parse_spec("tahiti@3p,device=cuda:1") == ("tahiti@3p", {"device": "cuda:1"})
-    assert train_ppo._spec_and_weight("ppo:wasabi,device=cpu=0.5") == (
+    assert opponents.spec_and_weight("ppo:wasabi,device=cpu=0.5") == (
         "ppo:wasabi,device=cpu",
         "0.5",
     )
-    assert train_ppo._spec_and_weight("ppo:runs/x=0.5") == ("ppo:runs/x", "0.5")
-    opponents = train_ppo.parse_opponents("ppo:wasabi,device=cpu=3,heuristic=1", "wasabi", None)
-    assert [type(a).__name__ for a in opponents.agents][0] == "PPOAgent"
-    assert list(opponents.weights) == [0.75, 0.25]
+    assert opponents.spec_and_weight("ppo:runs/x=0.5") == ("ppo:runs/x", "0.5")
+    mix = opponents.parse_opponents("ppo:wasabi,device=cpu=3,heuristic=1", "wasabi", None)
+    assert [type(a).__name__ for a in mix.agents][0] == "PPOAgent"
+    assert list(mix.weights) == [0.75, 0.25]
 
 
 @pytest.mark.parametrize(
@@ -252,7 +252,7 @@ def test_train_says_its_device_and_leaves_nothing_in_the_temp_folder(
     assert "training factors_multiples on cpu (torch " in capsys.readouterr().out
     assert (run_dir / "model.zip").exists()
     args = tiny_args(tmp_path / "runs")
-    train_ppo.new_model(args, train_ppo.make_vec_env(args, None)).learn(128)
+    ppo_model.new_model(args, train_ppo.make_vec_env(args, None)).learn(128)
     assert [p.name for p in system_temp.iterdir() if p.name.startswith("SB3-")] == []
 
 

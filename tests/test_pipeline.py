@@ -13,10 +13,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sb3_contrib import MaskablePPO
 
 from agents.ppo import PPOAgent
 from boardgame_envs import GAMES, InvalidConfigError, engine_info
-from training import bench, demo, evaluate, train_ppo
+from training import bench, demo, evaluate, imitation, opponents, ppo_model, run_files, train_ppo
 from training.cli import _ask_action, list_games, main, play
 from training.cli_args import add_dataclass_arguments, args_from_namespace
 
@@ -108,7 +109,7 @@ def test_self_play_keeps_a_pool_of_snapshots(tmp_path):
     )
     snapshots = sorted((run_dir / "pool").glob("snapshot_*.zip"))
     assert len(snapshots) >= 3  # the untrained policy plus one every 64 steps (files stay)
-    pool = train_ppo.SelfPlayPool(run_dir / "pool", size=2, game="factors_multiples")
+    pool = opponents.SelfPlayPool(run_dir / "pool", size=2, game="factors_multiples")
     assert len(pool.agents) == 2  # only the latest pool_size are played
     assert isinstance(pool.sample(np.random.default_rng(0)), PPOAgent)
 
@@ -344,14 +345,14 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path):
         timesteps=64,  # not trained: only the warm start is measured
         eval_every=0,
     )
-    model = train_ppo.MaskablePPO(
+    model = MaskablePPO(
         "MlpPolicy",
         train_ppo.make_vec_env(args, None),
         n_steps=64,
         batch_size=64,
         policy_kwargs=dict(net_arch=[32]),
     )
-    data = train_ppo.imitation_data(args)
+    data = imitation.imitation_data(args)
     assert len(data["obs"]) == len(data["action"]) == len(data["return"]) > 30
 
     def likelihood() -> float:
@@ -364,16 +365,16 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path):
         return log_prob.mean().item()
 
     before = likelihood()
-    train_ppo.imitate(model, args)
+    imitation.imitate(model, args)
     assert likelihood() > before + 0.1
 
 
 def test_imitation_data_is_the_same_in_two_workers_and_read_back_from_its_file(tmp_path):
     args = tiny_args(tmp_path, imitate="heuristic", imitation_games=3)
-    here = train_ppo.imitation_data(args)
+    here = imitation.imitation_data(args)
     path = tmp_path / "teacher.npz"
-    saved = train_ppo.imitation_data(dataclasses.replace(args, workers=2, imitation_data=str(path)))
-    read = train_ppo.imitation_data(dataclasses.replace(args, imitation_data=str(path)))
+    saved = imitation.imitation_data(dataclasses.replace(args, workers=2, imitation_data=str(path)))
+    read = imitation.imitation_data(dataclasses.replace(args, imitation_data=str(path)))
     for data in (saved, read):
         for key in ("mask", "action", "return"):
             assert np.array_equal(data[key], here[key])
@@ -383,9 +384,9 @@ def test_imitation_data_is_the_same_in_two_workers_and_read_back_from_its_file(t
 def test_imitation_data_made_with_other_settings_is_refused(tmp_path):
     path = tmp_path / "teacher.npz"
     args = tiny_args(tmp_path, imitate="heuristic", imitation_games=2, imitation_data=str(path))
-    train_ppo.imitation_data(args)
+    imitation.imitation_data(args)
     with pytest.raises(InvalidConfigError, match="imitation_games=2 \\(this run: 3\\)"):
-        train_ppo.imitation_data(dataclasses.replace(args, imitation_games=3))
+        imitation.imitation_data(dataclasses.replace(args, imitation_games=3))
 
 
 def test_imitation_data_that_is_not_such_a_file_is_refused(tmp_path):
@@ -393,14 +394,14 @@ def test_imitation_data_that_is_not_such_a_file_is_refused(tmp_path):
     path.write_text("not an npz")
     args = tiny_args(tmp_path, imitate="heuristic", imitation_games=2, imitation_data=str(path))
     with pytest.raises(InvalidConfigError, match="is not imitation data written by train"):
-        train_ppo.imitation_data(args)
+        imitation.imitation_data(args)
 
 
 def test_annealed_learning_rate_falls_linearly_to_zero(tmp_path):
-    schedule = train_ppo.learning_rate_schedule(3e-4, anneal=True)
+    schedule = ppo_model.learning_rate_schedule(3e-4, anneal=True)
     assert [schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([3e-4, 1.5e-4, 0.0])
     assert schedule(-7.0) == 0.0  # a run shorter than one rollout: SB3's fraction is < 0
-    assert train_ppo.learning_rate_schedule(3e-4, anneal=False) == 3e-4
+    assert ppo_model.learning_rate_schedule(3e-4, anneal=False) == 3e-4
     run_dir = train_ppo.main(tiny_args(tmp_path, anneal_lr=True, eval_every=0))
     config = json.loads((run_dir / "config.json").read_text())
     assert config["hyperparameters"]["anneal_lr"] is True
@@ -409,11 +410,11 @@ def test_annealed_learning_rate_falls_linearly_to_zero(tmp_path):
 
 
 def test_annealed_learning_rate_can_stop_at_a_fraction_of_itself(tmp_path):
-    schedule = train_ppo.learning_rate_schedule(3e-4, anneal=True, final_fraction=0.5)
+    schedule = ppo_model.learning_rate_schedule(3e-4, anneal=True, final_fraction=0.5)
     assert [schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([3e-4, 2.25e-4, 1.5e-4])
     assert schedule(-7.0) == pytest.approx(1.5e-4)  # never below its final value
     # falling to 0 is the same line as before the option existed, to the last bit
-    to_zero = train_ppo.learning_rate_schedule(3e-4, anneal=True, final_fraction=0.0)
+    to_zero = ppo_model.learning_rate_schedule(3e-4, anneal=True, final_fraction=0.0)
     assert all(to_zero(p) == 3e-4 * p for p in (1.0, 0.7, 0.123, 0.0))
     run_dir = train_ppo.main(
         tiny_args(tmp_path, anneal_lr=True, final_lr_fraction=0.25, eval_every=0)
@@ -524,11 +525,11 @@ def test_checkpoints_are_written_whole_or_not_at_all(tmp_path):
         def save(self, path):
             Path(path).write_bytes(b"a whole model")
 
-    first = train_ppo.save_checkpoint(Saves(), tmp_path, 128)
+    first = run_files.save_checkpoint(Saves(), tmp_path, 128)
     with pytest.raises(KeyboardInterrupt):
-        train_ppo.save_checkpoint(DiesWhileSaving(), tmp_path, 128)
+        run_files.save_checkpoint(DiesWhileSaving(), tmp_path, 128)
     with pytest.raises(KeyboardInterrupt):
-        train_ppo.save_checkpoint(DiesWhileSaving(), tmp_path, 256)
+        run_files.save_checkpoint(DiesWhileSaving(), tmp_path, 256)
     assert first.read_bytes() == b"a whole model"
     assert [p.name for p in (tmp_path / "checkpoints").iterdir()] == [first.name]
 
@@ -596,8 +597,8 @@ def test_init_starts_from_a_saved_policy_and_refuses_one_that_does_not_fit(tmp_p
 
     source = train_ppo.main(tiny_args(tmp_path / "a", imitate=""))
     args = tiny_args(tmp_path / "b", init=str(source), num_players=3)
-    model = train_ppo.new_model(args, train_ppo.make_vec_env(args, None))
-    train_ppo.start_from(model, args.init)
+    model = ppo_model.new_model(args, train_ppo.make_vec_env(args, None))
+    ppo_model.start_from(model, args.init)
     saved = PPOAgent.load(source).model.policy.state_dict()
     for name, weights in model.policy.state_dict().items():
         assert torch.equal(weights, saved[name]), name

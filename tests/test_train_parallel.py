@@ -15,7 +15,7 @@ import torch
 from agents.ppo import load_model
 from boardgame_envs import InvalidConfigError
 from boardgame_envs.core.native import native_games
-from training import train_ppo
+from training import opponents, train_ppo
 from training.cli import main as cli_main
 from training.vec_envs import WorkerVecEnv, split
 
@@ -78,7 +78,7 @@ def play(args: train_ppo.Args, pool_dir: Path, steps: int = 120) -> tuple[list, 
     the learner seats of envs 4, 0 and 2 at the end."""
     from sb3_contrib import MaskablePPO
 
-    pool = train_ppo.SelfPlayPool(pool_dir, args.pool_size, args.game)
+    pool = opponents.SelfPlayPool(pool_dir, args.pool_size, args.game)
     env = train_ppo.make_vec_env(args, pool)
     try:
         model = MaskablePPO(

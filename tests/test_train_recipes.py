@@ -17,7 +17,7 @@ from agents.hinted import HintExtractor
 from agents.networks import PlanesExtractor
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
 from boardgame_envs.core.env import split_planes
-from training import train_ppo
+from training import ppo_model, recipes, train_ppo
 from training.rollout_buffer import EnvMajorRolloutBuffer
 
 
@@ -44,7 +44,7 @@ def tiny(tmp_path, game: str, **overrides) -> train_ppo.Args:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_trains_with_its_recipe_and_the_policy_plays_a_game(tmp_path, game):
     args = tiny(tmp_path, game)
-    recipe = train_ppo.RECIPES.get(game, train_ppo.RECIPES["default"])
+    recipe = recipes.RECIPES.get(game, recipes.RECIPES["default"])
     assert (args.opponent, args.reward, args.imitate, args.hint) == (
         recipe["opponent"],
         recipe["reward"],
@@ -59,7 +59,7 @@ def test_every_game_trains_with_its_recipe_and_the_policy_plays_a_game(tmp_path,
     if isinstance(extractor, HintExtractor):
         extractor = extractor.inner
     uses_planes = isinstance(extractor, PlanesExtractor)
-    assert uses_planes == (game in train_ppo.PLANES_NETS)
+    assert uses_planes == (game in recipes.PLANES_NETS)
     heuristic = make_agent("heuristic", game)
     state = make_rules(game).new_state(num_players=2, seed=3)
     seats = [agent, heuristic]
@@ -86,14 +86,14 @@ def test_evaluation_cadence_comes_from_the_recipe_unless_given():
 
 
 def test_network_option(tmp_path):
-    planes = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi", hint=""))
+    planes = ppo_model.policy_kwargs(tiny(tmp_path, "wasabi", hint=""))
     assert planes["features_extractor_class"] is PlanesExtractor
     assert planes["features_extractor_kwargs"]["planes"] == make_rules("wasabi").planes_shape
-    flat = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi", network="flat", hint=""))
+    flat = ppo_model.policy_kwargs(tiny(tmp_path, "wasabi", network="flat", hint=""))
     assert "features_extractor_class" not in flat
-    no_planes = train_ppo.policy_kwargs(tiny(tmp_path, "factors_multiples"))
+    no_planes = ppo_model.policy_kwargs(tiny(tmp_path, "factors_multiples"))
     assert "features_extractor_class" not in no_planes
-    hinted = train_ppo.policy_kwargs(tiny(tmp_path, "wasabi", hint="heuristic"))
+    hinted = ppo_model.policy_kwargs(tiny(tmp_path, "wasabi", hint="heuristic"))
     assert hinted["features_extractor_class"] is HintExtractor
     assert hinted["features_extractor_kwargs"]["inner"] is PlanesExtractor
     with pytest.raises(InvalidConfigError, match="no board planes"):
@@ -102,7 +102,7 @@ def test_network_option(tmp_path):
         tiny(tmp_path, "wasabi", network="cnn")
 
 
-@pytest.mark.parametrize("game", sorted(train_ppo.PLANES_NETS))
+@pytest.mark.parametrize("game", sorted(recipes.PLANES_NETS))
 def test_planes_extractor_reads_the_flat_and_the_dict_layout_alike(game):
     rules = make_rules(game)
     (size,) = rules.observation_shape
@@ -131,10 +131,10 @@ def test_env_major_buffer_trains_the_very_model_sb3s_buffer_trains(tmp_path, mon
     args = tiny(tmp_path, "wasabi", n_steps=32, batch_size=16, n_epochs=2, net_arch="16")
 
     def trained(buffer_class):
-        monkeypatch.setattr(train_ppo, "EnvMajorRolloutBuffer", buffer_class)
+        monkeypatch.setattr(ppo_model, "EnvMajorRolloutBuffer", buffer_class)
         env = train_ppo.make_vec_env(args, None)
         try:
-            model = train_ppo.new_model(args, env)
+            model = ppo_model.new_model(args, env)
             assert type(model.rollout_buffer) is buffer_class
             model.learn(128)  # two rollouts: the kept array is reused
         finally:

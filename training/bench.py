@@ -271,13 +271,13 @@ def learner_rate(game: str, steps: int, **train_args) -> float:
     starts the workers and first fills the rollout buffer)."""
     import torch
 
-    from training import train_ppo
+    from training import ppo_model, train_ppo
 
     args = train_ppo.Args(game=game, progress=False, **train_args)
     torch.set_num_threads(args.torch_threads)
     env = train_ppo.make_vec_env(args, None)
     try:
-        model = train_ppo.new_model(args, env)
+        model = ppo_model.new_model(args, env)
         model.learn(model.n_steps * model.n_envs)
         done, started = model.num_timesteps, time.perf_counter()
         model.learn(steps, reset_num_timesteps=False)  # (whole rollouts: steps or more)

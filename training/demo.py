@@ -5,7 +5,7 @@ It warm-starts the policy by imitating the heuristic player (behaviour cloning o
 and random players for 800,000 steps (8 to 12 minutes on a 2-core machine: PPO's update
 is serial, and a second env worker does not speed this game up), with the score-difference
 reward shaping and a learning rate falling linearly to zero (the game's recipe in
-``train_ppo.RECIPES`` and ``HYPERPARAMS``, shorter).
+``training/recipes.py``: ``RECIPES`` and ``HYPERPARAMS``, shorter).
 Then it plays the trained policy, the heuristic and the random player against each other,
 ``eval_games`` games per pairing with seats rotated, and prints the table with 95%
 confidence intervals and ratings.
@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents.ppo import PPOAgent
-from training import evaluate, train_ppo
+from training import evaluate, recipes, train_ppo
 from training.cli_args import at_least, check_fields, parse_args
+from training.learning_curve import EVAL_SEED
 
-RECIPE = train_ppo.RECIPES["factors_multiples"]  # the demo trains the game's recipe
+RECIPE = recipes.RECIPES["factors_multiples"]  # the demo trains the game's recipe
 
 
 @dataclass
@@ -81,7 +82,7 @@ def main(args: Args) -> evaluate.Tournament:
         ["ppo", "heuristic", "random"],
         [2],
         args.eval_games,
-        seed=train_ppo.EVAL_SEED + 10_000_000,
+        seed=EVAL_SEED + 10_000_000,
         progress=args.progress,
         agents={"ppo": trained_agent},
     )

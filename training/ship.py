@@ -16,7 +16,7 @@ from pathlib import Path
 from agents.ppo import PPOAgent, models_folder, shipped_file_name
 from boardgame_envs.core.rules import InvalidConfigError
 from training.cli_args import parse_args
-from training.train_ppo import save_atomically
+from training.run_files import save_atomically
 
 MAX_BYTES = 5 * 1024 * 1024
 #: What SB3 saves of the run's last rollout (the envs' last observations: 0.7 MB in Tahiti),

@@ -23,7 +23,8 @@ import sys
 import numpy as np
 import torch
 
-from training import train_ppo
+from training import ppo_model, train_ppo
+from training.imitation import imitation_data
 
 game, path, games, epochs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 departure_weight, learning_rate = float(sys.argv[5]), float(sys.argv[6])
@@ -37,7 +38,7 @@ args = train_ppo.Args(
     progress=False,
     learning_rate=learning_rate,
 )
-data = train_ppo.imitation_data(args)
+data = imitation_data(args)
 obs, actions, masks = data["obs"], data["action"], data["mask"]
 n, action_size = len(actions), masks.shape[1]
 hint = np.array([np.argmax(obs[i : i + 1][0, -action_size:]) for i in range(n)])  # its last values
@@ -46,7 +47,7 @@ departs = (actions != hint) & choice
 cut = int(n * 0.9)
 print(f"{n} decisions, {choice.sum()} with a choice, {departs.sum()} departures")
 
-model = train_ppo.new_model(args, train_ppo.make_vec_env(args, None))
+model = ppo_model.new_model(args, train_ppo.make_vec_env(args, None))
 policy = model.policy
 weights = torch.ones(n)
 weights[torch.as_tensor(departs)] = departure_weight
