@@ -6,10 +6,11 @@ sees the full state. Agents that draw random numbers own a generator that ``rese
 reseeds, so a seeded game is reproducible with its agents.
 
 Agents by name (:func:`make_agent`): the shipped ones (``random``, ``heuristic``,
-``ismcts[:options]``, ``ppo:<model>``) and your own, from an importable module
-(``my_package.agents:MyAgent``) or from a Python file (``path/to/my_agents.py:MyAgent``,
-relative to the current folder or absolute). The part after the colon names an ``Agent``
-subclass, a factory function, or an object with an ``act(view) -> int`` method::
+``ismcts[:options]``, ``ppo:<model>``, ``net:<network>``, ``ismcts-net:<network>``) and
+your own, from an importable module (``my_package.agents:MyAgent``) or from a Python file
+(``path/to/my_agents.py:MyAgent``, relative to the current folder or absolute). The part
+after the colon names an ``Agent`` subclass, a factory function, or an object with an
+``act(view) -> int`` method::
 
     # my_agents.py
     import numpy as np
@@ -109,6 +110,8 @@ AGENT_KINDS = (
     "ismcts",
     "ismcts:<option=value,...>",
     "ppo:<model.zip, run dir or shipped name>[,device=cuda]",
+    "net:<network .pt, run dir or shipped name>[,device=cuda][,sample=1]",
+    "ismcts-net:<network .pt, run dir or shipped name>[,<ismcts options>][,prior=..,value=..]",
     "module.path:attr",
     "path/to/file.py:attr",
 )
@@ -117,14 +120,22 @@ USER_AGENT_FORMS = (
     "an Agent subclass, a factory function returning an agent, or an object with an "
     "act(view) -> int method"
 )
-_SHIPPED_PREFIXES = ("ismcts:", "ppo:")
+_SHIPPED_PREFIXES = ("ismcts:", "ppo:", "net:", "ismcts-net:")
+#: The options a ``net:`` spec takes after its network (here, so that splitting a list of
+#: specs needs no torch).
+NET_SPEC_OPTIONS = ("device", "sample")
+#: The options an ``ismcts-net:`` spec takes besides the ismcts ones.
+NET_SEARCH_OPTIONS = ("prior", "value", "device")
 
 
 def make_agent(spec: str, game: str, seed: int | None = None, engine: str | None = None) -> Agent:
     """An agent by name: ``random``, ``heuristic``, ``ismcts[:options]``, ``ppo:<model>``
     (a model .zip, a run directory, or a shipped policy's name such as ``ppo:wasabi`` or
-    ``ppo:tahiti@3p``; ``,device=cuda`` loads it on a GPU: see :mod:`agents.ppo`), or your
-    own agent: ``module.path:attr`` or ``path/to/file.py:attr`` (see :func:`load_user_agent`).
+    ``ppo:tahiti@3p``; ``,device=cuda`` loads it on a GPU: see :mod:`agents.ppo`),
+    ``net:<network>`` (a policy-value network's policy alone: :mod:`agents.policy_value`),
+    ``ismcts-net:<network>[,options]`` (the search guided by it: :mod:`agents.search_net`),
+    or your own agent: ``module.path:attr`` or ``path/to/file.py:attr`` (see
+    :func:`load_user_agent`).
 
     ``engine`` picks the heuristic's twin ("python": the reference, "native": the compiled
     one; None: the one of the engine in use); both play the same moves."""
@@ -142,6 +153,14 @@ def make_agent(spec: str, game: str, seed: int | None = None, engine: str | None
         from agents.ppo import PPOAgent
 
         return PPOAgent.from_spec(spec[len("ppo:") :], game=game, seed=seed)
+    if spec.startswith("net:"):
+        from agents.policy_value import NetAgent
+
+        return NetAgent.from_spec(spec[len("net:") :], game=game, seed=seed)
+    if spec.startswith("ismcts-net:"):
+        from agents.search_net import make_net_search_agent
+
+        return make_net_search_agent(spec[len("ismcts-net:") :], game, seed=seed)
     if is_user_spec(spec):
         return load_user_agent(spec, game, seed)
     raise InvalidConfigError(f"unknown agent {spec!r}; allowed: {', '.join(AGENT_KINDS)}")
@@ -150,7 +169,8 @@ def make_agent(spec: str, game: str, seed: int | None = None, engine: str | None
 # -- your own agents: module.path:attr and path/to/file.py:attr ---------------------------
 def is_user_spec(spec: str) -> bool:
     """Whether ``spec`` names an agent in the user's code (``module:attr``, ``file.py:attr``)
-    rather than a shipped one (``ismcts:...`` and ``ppo:...`` are shipped)."""
+    rather than a shipped one (``ismcts:...``, ``ppo:...``, ``net:...`` and
+    ``ismcts-net:...`` are shipped)."""
     return ":" in spec and not spec.startswith(_SHIPPED_PREFIXES)
 
 
@@ -384,7 +404,12 @@ def split_agent_specs(text: str) -> list[str]:
     from agents.ppo import SPEC_OPTIONS
     from agents.search import OPTIONS
 
-    options = {"ismcts:": OPTIONS, "ppo:": SPEC_OPTIONS}
+    options = {
+        "ismcts:": OPTIONS,
+        "ppo:": SPEC_OPTIONS,
+        "net:": NET_SPEC_OPTIONS,
+        "ismcts-net:": (*OPTIONS, *NET_SEARCH_OPTIONS),
+    }
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:

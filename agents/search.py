@@ -348,6 +348,15 @@ def default_options(game: str, preset: str | None = None) -> SearchOptions:
 
 def parse_options(text: str, game: str) -> tuple[SearchOptions, int | None]:
     """``"iterations=400,rollout=heuristic"`` -> (options over the game's defaults, seed)."""
+    values = parse_option_values(text)
+    seed = values.pop("seed", None)
+    preset = values.pop("preset", None)
+    return replace(default_options(game, preset), **values), seed
+
+
+def parse_option_values(text: str) -> dict[str, Any]:
+    """``"iterations=400,rollout=heuristic"`` -> {"iterations": 400, "rollout": "heuristic"}:
+    the options given, each parsed as its type (``seed`` and ``preset`` among them)."""
     values: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, sep, raw = item.partition("=")
@@ -363,9 +372,7 @@ def parse_options(text: str, game: str) -> tuple[SearchOptions, int | None]:
             raise InvalidConfigError(
                 f"ismcts option {name}={raw.strip()!r} is not a valid {_PARSERS[name].__name__}"
             ) from None
-    seed = values.pop("seed", None)
-    preset = values.pop("preset", None)
-    return replace(default_options(game, preset), **values), seed
+    return values
 
 
 class _Node:
@@ -454,6 +461,7 @@ class ISMCTSAgent(Agent):
             self.heuristic.reset(None if seed is None else seed + 1)
 
     def act(self, view: PlayerView) -> int:
+        self.last_root = None  # set again below only where this decision searches a tree
         legal = view.legal_actions()
         if not legal:
             raise InvalidConfigError(f"seat {view.seat} has no legal action in this view")

@@ -51,7 +51,9 @@ class Args:
     agents: str = "heuristic,random"
     """comma-separated agents: random, heuristic, ismcts[:option=value,...], ppo:<model> (a
     model .zip, a run dir, or a shipped policy: ppo:<game>, ppo:<game>@3p; add ,device=cuda
-    for a GPU), or your own: module.path:attr or path/to/file.py:attr (an Agent subclass, a
+    for a GPU), net:<network> and ismcts-net:<network>[,options] (a policy-value network
+    alone and the search guided by it: a .pt file, a run dir or a shipped name), or your
+    own: module.path:attr or path/to/file.py:attr (an Agent subclass, a
     factory function or an object with act(view); worker processes and Ray tasks import it
     themselves). ismcts stops each decision at 0.25 s by default, so its tables depend on the
     machine's speed; ismcts:seconds=0 (iterations alone) gives reproducible tables"""
@@ -552,10 +554,11 @@ def evaluate(
     ``agents`` is a dict of name -> agent spec or agent object (the names label the tables),
     or a list of specs (each its own name), or one comma-separated string of them. A spec is
     any agent the command line takes: ``random``, ``heuristic``, ``ismcts[:options]``,
-    ``ppo:<model>``, or your own, ``module.path:attr`` or ``path/to/file.py:attr``. An object
-    is an ``Agent`` or anything with an ``act(view) -> int`` method; objects play in this
-    process only (``workers=1``, ``backend="local"``); specs work everywhere, as each worker
-    builds its own agents from them.
+    ``ppo:<model>``, ``net:<network>``, ``ismcts-net:<network>``, or your own,
+    ``module.path:attr`` or ``path/to/file.py:attr``. An object is an ``Agent`` or anything
+    with an ``act(view) -> int`` method; objects play in this process only (``workers=1``,
+    ``backend="local"``); specs work everywhere, as each worker builds its own agents from
+    them.
 
     Every pairing is ``games`` games of the lone agent against copies of the other in every
     other seat, at each size of ``num_players`` (an int or a list), seats rotated, game g

@@ -6,9 +6,10 @@ boardgame-envs watch tahiti --agents ppo:tahiti,heuristic --pace 0 --save game.j
 boardgame-envs watch carcassonne_castle --agents heuristic,heuristic --out game.html
 
 One agent per seat, seat 0 first (any agent the other commands take: random, heuristic,
-ismcts[:options], ppo:<game>, ppo:<model>, module:attr or file.py:attr). The terminal shows
-each move (who played what), the table after it and the final scores; ``--save`` keeps the
-game as a record that ``boardgame-envs replay`` shows again.
+ismcts[:options], ppo:<game>, ppo:<model>, net:<game>, ismcts-net:<game>, module:attr or
+file.py:attr). The terminal shows each move (who played what), the table after it and the
+final scores; ``--save`` keeps the game as a record that ``boardgame-envs replay`` shows
+again.
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         required=True,
         help="one agent per seat, seat 0 first, comma-separated: random, heuristic, "
         "ismcts[:option=value,...], ppo:<game> (ppo:<game>@3p for bigger tables), "
-        "ppo:<model .zip or run dir>, module:attr or path/to/file.py:attr (your own agent)",
+        "ppo:<model .zip or run dir>, net:<game or network .pt>, "
+        "ismcts-net:<game or network .pt>[,options], module:attr or path/to/file.py:attr "
+        "(your own agent)",
     )
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: drawn)")
     add_view_arguments(parser)

@@ -1,0 +1,513 @@
+"""A policy-value network over one seat's view, and the agent that plays its policy.
+
+:class:`PolicyValueNet` reads what one seat sees, the flat observation
+``observe(view, observe_mask=False)`` (:func:`encode_view`), and gives
+
+* ``logits[B, A]``: a score per action, illegal actions at :data:`MASKED_LOGIT` (a large
+  negative number, never NaN or infinite), so ``softmax(logits)`` is the move distribution;
+* ``values[B, num_players]`` in [-1, 1] (tanh): the expected game return
+  (``state.returns()``) of every seat, ordered RELATIVE to the viewing seat: index 0 is the
+  view's own seat, 1 the next seat in turn order, and so on (:func:`relative_returns` and
+  :func:`absolute_values` convert).
+
+Its trunk is a small multilayer perceptron (``layers`` dense layers of ``hidden`` units,
+ReLU). Games whose observation starts with board planes (``rules.planes_shape``: Carcassonne:
+The Castle, Tahiti, Wasabi!) read the planes with a small convolutional network and the rest
+with a dense layer first, as :class:`agents.networks.PlanesExtractor` does for PPO.
+
+A network is saved as one ``.pt`` file (:func:`save_net`, loadable with
+``torch.load(..., weights_only=True)``)::
+
+    {"format": "boardgame-envs-net/1", "config": net.config, "state_dict": ..., "extra": ...}
+
+and found (:func:`load_net`) by a path (a ``.pt`` file or a training run directory holding
+``net.pt``) or by the name of a network shipped with the package (package data in
+``agents/models/``): ``<game>`` (``<game>_net.pt``, 2 players) and ``<game>@<n>p``
+(``<game>_<n>p_net.pt``, trained at n players). An existing path wins over a shipped name.
+
+The agent spec ``net:<game or path>[,device=<device>][,sample=1]`` plays the network's
+policy alone (:class:`NetAgent`): one forward pass a decision on its own view, the most
+likely legal move (``sample=1``: a move drawn from the policy with the agent's own seed).
+A decision runs torch on one thread (see :func:`agents.ppo.one_torch_thread`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.base import NET_SPEC_OPTIONS, Agent
+from agents.ppo import DEVICE, DEVICES_TEXT, models_folder, one_torch_thread, resolve_device
+from boardgame_envs.core.rules import InvalidConfigError, PlayerView
+from boardgame_envs.core.single_agent import observe
+
+#: The ``format`` of a saved network file; a later, incompatible layout gets a new number.
+NET_FORMAT = "boardgame-envs-net/1"
+#: The logit of an illegal action: far below any real logit, finite in float32 and bfloat16.
+MASKED_LOGIT = -1e9
+#: The file a training run directory holds its latest network in.
+RUN_NET_FILE = "net.pt"
+#: The options of the planes trunk (games with ``rules.planes_shape``) and their defaults.
+SHAPE_OPTIONS: dict[str, int] = {
+    "channels": 16,  # convolution channels (32 made a Tahiti decision 1.5 times slower)
+    "depth": 1,  # 3x3 convolutions after the first 1x1 one
+    "plane_features": 128,  # the flattened planes' dense layer
+    "vector_features": 128,  # the rest of the observation's dense layer
+}
+
+
+class PolicyValueNet(nn.Module):
+    """Policy logits and per-seat values from a seat's flat observation (module docstring).
+
+    ``game`` and ``num_players`` fix the input (the game's observation), the policy's size
+    (its action count) and the value head's (one value per seat). ``hidden`` and ``layers``
+    shape the dense trunk; ``shape_options`` (:data:`SHAPE_OPTIONS`) the planes trunk of a
+    game with planes. ``config`` holds everything needed to rebuild it."""
+
+    def __init__(
+        self,
+        game: str,
+        num_players: int,
+        hidden: int = 256,
+        layers: int = 2,
+        **shape_options: int,
+    ) -> None:
+        super().__init__()
+        from boardgame_envs.registry import make_rules
+
+        rules = make_rules(game)
+        _check_players(game, num_players, rules)
+        _check_size("hidden", hidden, low=1)
+        _check_size("layers", layers, low=1)
+        unknown = sorted(set(shape_options) - set(SHAPE_OPTIONS))
+        if unknown:
+            raise InvalidConfigError(
+                f"network option {unknown[0]}={shape_options[unknown[0]]!r} is unknown; "
+                f"allowed: hidden, layers, {', '.join(SHAPE_OPTIONS)}"
+            )
+        planes = None if rules.planes_shape is None else [int(n) for n in rules.planes_shape]
+        shape = {**SHAPE_OPTIONS, **shape_options} if planes is not None else {}
+        for name, value in shape.items():
+            _check_size(name, value, low=0 if name == "depth" else 1)
+        self.config: dict[str, Any] = {
+            "game": game,
+            "game_version": int(rules.version),
+            "num_players": int(num_players),
+            "hidden": int(hidden),
+            "layers": int(layers),
+            "observation_size": int(np.prod(rules.observation_shape)),
+            "action_size": int(rules.action_size),
+            "planes": planes,
+            **{name: int(value) for name, value in shape.items()},
+        }
+        self.game = game
+        self.num_players = int(num_players)
+        self.observation_size = self.config["observation_size"]
+        self.action_size = self.config["action_size"]
+        if planes is None:
+            self.features: nn.Module = nn.Identity()
+            width = self.observation_size
+        else:
+            self.features = PlanesTrunk(self.observation_size, tuple(planes), **shape)
+            width = shape["plane_features"] + shape["vector_features"]
+        dense: list[nn.Module] = []
+        for _ in range(layers):
+            dense += [nn.Linear(width, hidden), nn.ReLU()]
+            width = hidden
+        self.trunk = nn.Sequential(*dense)
+        self.policy_head = nn.Linear(hidden, self.action_size)
+        self.value_head = nn.Linear(hidden, self.num_players)
+
+    def forward(
+        self, observations: torch.Tensor, masks: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits[B, A] with illegal actions at :data:`MASKED_LOGIT`, values[B, players]
+        in [-1, 1], relative to the viewing seat) of observations[B, obs] and bool
+        masks[B, A]."""
+        hidden = self.trunk(self.features(observations))
+        logits = self.policy_head(hidden)
+        masked = torch.full_like(logits, max(MASKED_LOGIT, torch.finfo(logits.dtype).min))
+        logits = torch.where(masks.bool(), logits, masked)
+        return logits, torch.tanh(self.value_head(hidden))
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.parameters()).device
+
+    def evaluate(
+        self, observations: np.ndarray, masks: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(move probabilities[B, A], zero on illegal actions; values[B, players], relative
+        to each viewing seat) of numpy observations[B, obs] and masks[B, A], without
+        gradients (the caller picks torch's threads: see ``one_torch_thread``)."""
+        with torch.inference_mode():
+            device = self.device
+            logits, values = self(
+                torch.as_tensor(observations, dtype=torch.float32, device=device),
+                torch.as_tensor(masks, dtype=torch.bool, device=device),
+            )
+            probabilities = torch.softmax(logits, dim=-1)
+            return probabilities.cpu().numpy(), values.cpu().numpy()
+
+    def evaluate_view(self, view: PlayerView) -> tuple[np.ndarray, np.ndarray]:
+        """(move probabilities[A], values[players] relative to ``view.seat``) of one view."""
+        observation, mask = encode_view(view)
+        probabilities, values = self.evaluate(observation[None], mask[None])
+        return probabilities[0], values[0]
+
+    def __repr__(self) -> str:
+        shape = ", ".join(f"{k}={v}" for k, v in self.config.items() if k != "game")
+        return f"PolicyValueNet({self.game!r}, {shape})"
+
+
+class PlanesTrunk(nn.Module):
+    """Board planes -> a 1x1 convolution (``channels``), ``depth`` 3x3 convolutions (ReLU
+    each), flattened to ``plane_features`` by a dense layer; the rest of the observation ->
+    ``vector_features`` by a dense layer with ReLU; both concatenated (the layout of
+    :class:`agents.networks.PlanesExtractor`, without stable-baselines3). The planes are the
+    observation's first ``channels * rows * columns`` values, in C order."""
+
+    def __init__(
+        self,
+        observation_size: int,
+        planes: tuple[int, int, int],
+        channels: int,
+        depth: int,
+        plane_features: int,
+        vector_features: int,
+    ) -> None:
+        super().__init__()
+        self.planes = planes
+        self.plane_size = int(np.prod(planes))
+        in_channels, rows, columns = planes
+        layers: list[nn.Module] = [nn.Conv2d(in_channels, channels, 1), nn.ReLU()]
+        for _ in range(depth):
+            layers += [nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU()]
+        self.cnn = nn.Sequential(
+            *layers,
+            nn.Flatten(),
+            nn.Linear(channels * rows * columns, plane_features),
+            nn.ReLU(),
+        )
+        self.vector = nn.Sequential(
+            nn.Linear(observation_size - self.plane_size, vector_features), nn.ReLU()
+        )
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        planes = observations[:, : self.plane_size].reshape(-1, *self.planes)
+        vector = observations[:, self.plane_size :]
+        return torch.cat([self.cnn(planes), self.vector(vector)], dim=1)
+
+
+def _check_size(name: str, value: Any, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise InvalidConfigError(
+            f"network option {name}={value!r} is not allowed; allowed: an integer >= {low}"
+        )
+
+
+def _check_players(game: str, num_players: Any, rules: Any) -> None:
+    low, high = rules.min_players, rules.max_players
+    if (
+        isinstance(num_players, bool)
+        or not isinstance(num_players, (int, np.integer))
+        or not (low <= num_players <= high)
+    ):
+        raise InvalidConfigError(
+            f"num_players={num_players!r} is not allowed for {game}; allowed: {low} to {high}"
+        )
+
+
+# -- what the network reads, and its values' seat order ----------------------------------------
+def encode_view(view: PlayerView) -> tuple[np.ndarray, np.ndarray]:
+    """(observation float32[obs], legal-action mask bool[A]) of ``view``, as the network
+    reads them: ``observe(view, observe_mask=False)`` flattened, and
+    ``view.legal_action_mask()``."""
+    observation = np.asarray(observe(view, False), dtype=np.float32).ravel()
+    return observation, np.asarray(view.legal_action_mask(), dtype=bool)
+
+
+def view_players(view: PlayerView) -> int:
+    """The number of seats at the table of ``view`` (a game with one table size, such as
+    Carcassonne: The Castle, does not say it in its views)."""
+    players = getattr(view, "num_players", None)
+    return int(players) if players is not None else int(view.rules.min_players)
+
+
+def relative_returns(returns: Any, seat: int) -> np.ndarray:
+    """``returns`` (one per seat, seat 0 first) reordered from ``seat``'s point of view:
+    ``seat`` first, then the seats after it in turn order (the value head's order)."""
+    returns = np.asarray(returns, dtype=np.float32)
+    return np.roll(returns, -seat)
+
+
+def absolute_values(values: Any, seat: int) -> np.ndarray:
+    """The inverse of :func:`relative_returns`: values relative to ``seat`` (``seat``
+    first) reordered by seat number, seat 0 first."""
+    values = np.asarray(values)
+    return np.roll(values, seat)
+
+
+# -- saving and loading -------------------------------------------------------------------------
+def save_net(net: PolicyValueNet, path: str | Path, extra: dict | None = None) -> Path:
+    """Write ``net`` (its config and weights, on the CPU) and ``extra`` (plain data: numbers,
+    strings, lists, dicts) to the ``.pt`` file ``path``, atomically: a reader never sees a
+    half-written file. Returns the path."""
+    path = Path(path)
+    _check_plain(extra, "extra")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "format": NET_FORMAT,
+        "config": dict(net.config),
+        "state_dict": {k: v.detach().cpu() for k, v in net.state_dict().items()},
+        "extra": {} if extra is None else dict(extra),
+    }
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    try:
+        torch.save(payload, temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _check_plain(value: Any, where: str) -> None:
+    """A ``TypeError`` naming the first value in ``value`` that torch's safe loader
+    (``weights_only=True``) would refuse: only None, bool, int, float, str, tensors, and
+    lists, tuples and dicts of them are allowed."""
+    if value is None or isinstance(value, (bool, int, float, str, torch.Tensor)):
+        return
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _check_plain(item, f"{where}[{i}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_plain(key, f"{where} key {key!r}")
+            _check_plain(item, f"{where}[{key!r}]")
+        return
+    raise TypeError(
+        f"{where} is {type(value).__name__} ({value!r:.40}); a network file holds only None, "
+        "bool, int, float, str, tensors, and lists, tuples and dicts of them"
+    )
+
+
+def load_net(
+    source: str | Path, game: str | None = None, device: str = "cpu"
+) -> tuple[PolicyValueNet, dict]:
+    """(the network in eval mode on ``device``, its ``extra``) from ``source``: a ``.pt``
+    file, a training run directory holding ``net.pt``, or a shipped network's name
+    (``<game>``, ``<game>@<n>p``; see :func:`shipped_nets`). With ``game``, a network of
+    another game is refused. Any problem is an ``InvalidConfigError`` naming what was tried
+    and what is allowed."""
+    path = resolve_net(source)
+    device = resolve_device(device, "device")
+    try:
+        payload = torch.load(path, map_location=device, weights_only=True)
+    except Exception as error:  # not a torch file, truncated, or holding code objects
+        raise InvalidConfigError(
+            f"{str(path)!r} is not a readable network file ({type(error).__name__}: "
+            f"{_first_line(error)}); allowed: a .pt file written by save_net"
+        ) from error
+    config = _checked_config(payload, path)
+    if game is not None and config["game"] != game:
+        raise InvalidConfigError(
+            f"network {str(path)!r} is for {config['game']}, not {game}; allowed: a network "
+            f"of {game} (net:{game}, net:{game}@<n>p, or a .pt file or run directory of one)"
+        )
+    net = _rebuild(config, path)
+    try:
+        net.load_state_dict(payload["state_dict"])
+    except (RuntimeError, KeyError, TypeError) as error:
+        raise InvalidConfigError(
+            f"network {str(path)!r}: its weights do not fit its config ({_first_line(error)})"
+        ) from error
+    return net.to(device).eval(), dict(payload.get("extra") or {})
+
+
+def _checked_config(payload: Any, path: Path) -> dict:
+    if not isinstance(payload, dict) or payload.get("format") != NET_FORMAT:
+        found = payload.get("format") if isinstance(payload, dict) else type(payload).__name__
+        raise InvalidConfigError(
+            f"{str(path)!r} is not a network file of format {NET_FORMAT!r} (found {found!r}); "
+            "allowed: a .pt file written by save_net"
+        )
+    config = payload.get("config")
+    needed = {"game", "num_players", "hidden", "layers", "observation_size", "action_size"}
+    if not isinstance(config, dict) or not needed <= set(config):
+        raise InvalidConfigError(
+            f"network {str(path)!r} has no usable config (it needs {', '.join(sorted(needed))})"
+        )
+    return config
+
+
+def _rebuild(config: dict, path: Path) -> PolicyValueNet:
+    """The network ``config`` describes, checked against the game as this version encodes it."""
+    shape = {name: config[name] for name in SHAPE_OPTIONS if name in config}
+    net = PolicyValueNet(
+        config["game"], config["num_players"], config["hidden"], config["layers"], **shape
+    )
+    for key in ("observation_size", "action_size", "planes"):
+        if net.config[key] != config.get(key, net.config[key]):
+            raise InvalidConfigError(
+                f"network {str(path)!r} was made for {config['game']} with {key} "
+                f"{config.get(key)}; this version of the game has {net.config[key]}: "
+                "retrain it for this version"
+            )
+    return net
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+#: A shipped network's file name: ``<game>_net.pt``, or ``<game>_<n>p_net.pt`` for n players.
+SHIPPED_NET_FILE = re.compile(r"(?P<game>[a-z_]+?)(?:_(?P<players>\d+)p)?_net\.pt")
+
+
+def shipped_nets() -> dict[str, Path]:
+    """{name: file} of the networks shipped with the package: ``<game>`` (2 players) and
+    ``<game>@<n>p`` (n players)."""
+    folder = models_folder()
+    found = {}
+    for path in sorted(folder.glob("*_net.pt")) if folder.is_dir() else []:
+        match = SHIPPED_NET_FILE.fullmatch(path.name)
+        if match:
+            players = match.group("players")
+            found[match.group("game") + (f"@{players}p" if players else "")] = path
+    return dict(sorted(found.items()))
+
+
+def shipped_net_file_name(game: str, num_players: int = 2) -> str:
+    """The file name of the network shipped as ``<game>`` (2 players) or ``<game>@<n>p``."""
+    return f"{game}_net.pt" if num_players == 2 else f"{game}_{num_players}p_net.pt"
+
+
+def resolve_net(source: str | Path) -> Path:
+    """The network file of ``source``: an existing path (a ``.pt`` file, or a run directory
+    holding ``net.pt``), else a shipped network's name; an ``InvalidConfigError`` saying what
+    exists otherwise."""
+    path = Path(source).expanduser()
+    if path.is_dir():
+        if not (path / RUN_NET_FILE).is_file():
+            raise InvalidConfigError(
+                f"no network in the folder {str(source)!r} (no {RUN_NET_FILE}); allowed: a .pt "
+                f"file, or a training run directory that holds {RUN_NET_FILE}"
+            )
+        return path / RUN_NET_FILE
+    if path.is_file():
+        return path
+    shipped = shipped_nets()
+    if str(source) in shipped:
+        return shipped[str(source)]
+    raise InvalidConfigError(
+        f"no network {str(source)!r}: no such file or run directory, and no shipped network of "
+        f"that name; shipped: {', '.join(shipped) or 'none'} (<game>, <game>@<n>p), or give a "
+        f".pt file or a training run directory holding {RUN_NET_FILE}"
+    )
+
+
+# -- the agent ----------------------------------------------------------------------------------
+def parse_net_spec(
+    kind: str, spec: str, allowed: tuple[str, ...] = NET_SPEC_OPTIONS
+) -> tuple[str, dict[str, str]]:
+    """``"wasabi,device=cuda"`` -> ("wasabi", {"device": "cuda"}): the network, then
+    ``name=value`` options among ``allowed``; ``kind`` (``net``) names the agent in errors."""
+    source, *parts = spec.split(",")
+    if not source.strip() or "=" in source:
+        raise InvalidConfigError(
+            f"agent '{kind}:{spec}' names no network; allowed: {kind}:<game> (a shipped "
+            f"network: {', '.join(shipped_nets()) or 'none yet'}), {kind}:<game>@<n>p, or "
+            f"{kind}:<.pt file or run directory>"
+        )
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in parts)):
+        name, sep, value = part.partition("=")
+        if not sep or name.strip() not in allowed:
+            raise InvalidConfigError(
+                f"option {part!r} of agent '{kind}:{spec}' is not allowed; allowed: "
+                f"{', '.join(f'{o}=...' for o in allowed)}"
+            )
+        options[name.strip()] = value.strip()
+    return source.strip(), options
+
+
+def parse_sample(value: str, spec: str) -> bool:
+    if value not in ("0", "1"):
+        raise InvalidConfigError(
+            f"option sample={value!r} of agent 'net:{spec}' is not allowed; allowed: 0 (the "
+            "most likely move) or 1 (a move drawn from the policy)"
+        )
+    return value == "1"
+
+
+def check_table(net: PolicyValueNet, view: PlayerView, label: str) -> None:
+    """An ``InvalidConfigError`` when ``view``'s table is not the size ``net`` was made for."""
+    players = view_players(view)
+    if players != net.num_players:
+        name = net.game if players == 2 else f"{net.game}@{players}p"
+        raise InvalidConfigError(
+            f"agent {label!r}: its network is for {net.num_players} players, this game has "
+            f"{players}; allowed: a network trained at {players} players (e.g. net:{name})"
+        )
+
+
+class NetAgent(Agent):
+    """Plays a :class:`PolicyValueNet`'s policy: one forward pass on its own view a
+    decision; the most likely legal move, or (``sample``) one drawn from the policy."""
+
+    name = "net"
+
+    def __init__(
+        self,
+        net: PolicyValueNet,
+        seed: int | None = None,
+        sample: bool = False,
+        label: str = "net",
+    ) -> None:
+        super().__init__(seed)
+        self.net = net.eval()
+        self.sample_moves = sample
+        self.label = label
+
+    @classmethod
+    def from_spec(cls, spec: str, game: str, seed: int | None = None) -> NetAgent:
+        """The agent of ``<network>[,device=<device>][,sample=1]``, what follows ``net:``."""
+        source, options = parse_net_spec("net", spec)
+        sample = parse_sample(options.get("sample", "0"), spec)
+        device = options.get("device", "cpu")
+        if not DEVICE.fullmatch(device):
+            raise InvalidConfigError(
+                f"option device={device!r} of agent 'net:{spec}' is not allowed; allowed: "
+                f"{DEVICES_TEXT}"
+            )
+        net, _ = load_net(source, game=game, device=device)
+        return cls(net, seed=seed, sample=sample, label=f"net:{spec}")
+
+    def act(self, view: PlayerView) -> int:
+        mask = view.legal_action_mask()
+        legal = np.flatnonzero(mask)
+        if len(legal) == 0:
+            raise InvalidConfigError(f"seat {view.seat} has no legal action in this view")
+        if len(legal) == 1:
+            return int(legal[0])
+        check_table(self.net, view, self.label)
+        with one_torch_thread():
+            probabilities, _ = self.net.evaluate_view(view)
+        if not self.sample_moves:
+            return int(legal[np.argmax(probabilities[legal])])
+        weights = probabilities[legal].astype(np.float64)
+        return int(self.rng.choice(legal, p=weights / weights.sum()))
+
+    def __repr__(self) -> str:
+        return f"NetAgent({self.label})"

@@ -1,0 +1,288 @@
+"""The search guided by a policy-value network (ExIt / AlphaZero style ISMCTS).
+
+:class:`NetSearchAgent` is the ISMCTS of :mod:`agents.search` (determinizations of its own
+view, one tree keyed by the actions played, availability counts, the same ``verify``,
+``guard``, ``late`` and ``phases`` machinery) with a :class:`agents.policy_value.PolicyValueNet`
+inside the tree:
+
+* **prior**: the first time an iteration reaches a node, the network reads the MOVER's view
+  of that determinization, ``state.view(state.current_player)``, and its move probabilities
+  are kept in the node. Each later pass renormalizes them over the actions legal in its own
+  determinization (an action that was not legal the first time gets the uniform share
+  ``1 / legal`` of that first time). Selection is PUCT with ISMCTS's availability counts::
+
+      score(a) = Q(a) + prior * P(a) * sqrt(available(a)) / (1 + visits(a))
+
+  where an untried action has Q = 0, no visits and is available as often as its node was
+  passed (plus this pass): untried actions compete through their prior alone, so the tree
+  grows where the network points first.
+* **leaf value**: the network's value head on the leaf mover's view (one return per seat, in
+  the view's relative order, turned back into seat order), mixed with the rollout's reward
+  by ``value``: ``value * network + (1 - value) * rollout``; ``value=1`` runs no rollout at
+  all (the cheapest iteration: one forward pass), ``value=0`` keeps the rollouts alone.
+
+The move played is the root action visited most, as in ISMCTS. The agent spec is
+``ismcts-net:<game or path>[,<ismcts options>][,prior=<weight>][,value=<0..1>][,device=...]``
+(the network as for ``net:``; the ismcts options of :mod:`agents.search`); its defaults per
+game are :data:`NET_SEARCH_DEFAULTS`. :func:`search_policy_target` turns a decision into a
+training target (the root's visit counts).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import fields, replace
+from typing import Any
+
+import numpy as np
+
+from agents.base import NET_SEARCH_OPTIONS, Agent
+from agents.policy_value import (
+    PolicyValueNet,
+    absolute_values,
+    check_table,
+    encode_view,
+    load_net,
+    parse_net_spec,
+)
+from agents.ppo import one_torch_thread
+from agents.search import (
+    GAME_DEFAULTS,
+    OPTIONS,
+    ISMCTSAgent,
+    SearchOptions,
+    _Node,
+    default_options,
+    parse_option_values,
+)
+from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
+
+#: The network's part of the defaults: the prior's weight (PUCT's c) and the share of the
+#: leaf value taken from the value head (the rest from the rollout).
+NETWORK_DEFAULTS: dict[str, Any] = {"prior": 1.5, "value": 0.5}
+
+#: Per game, the ``ismcts-net`` defaults: the game's ismcts defaults (``GAME_DEFAULTS``)
+#: with the network's prior and value added. Cornucopia's ismcts compares moves by paired
+#: rollouts (``root=paired``) and never grows a tree; here it searches a tree, so that the
+#: network is used.
+NET_SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
+    "factors_multiples": {**GAME_DEFAULTS["factors_multiples"], **NETWORK_DEFAULTS},
+    "cornucopia": {**GAME_DEFAULTS["cornucopia"], "root": "tree", **NETWORK_DEFAULTS},
+    "carcassonne_castle": {**GAME_DEFAULTS["carcassonne_castle"], **NETWORK_DEFAULTS},
+    "tahiti": {**GAME_DEFAULTS["tahiti"], **NETWORK_DEFAULTS},
+    "wasabi": {**GAME_DEFAULTS["wasabi"], **NETWORK_DEFAULTS},
+}
+
+_SEARCH_FIELDS = frozenset(f.name for f in fields(SearchOptions))
+
+
+class NetSearchAgent(ISMCTSAgent):
+    """ISMCTS with a network's policy as the tree's prior and its value at the leaves
+    (see the module docstring). ``prior`` > 0 weighs the prior in PUCT; ``value`` in
+    [0, 1] is the network's share of a leaf's value (1: no rollout)."""
+
+    name = "ismcts-net"
+
+    def __init__(
+        self,
+        game: str,
+        net: PolicyValueNet,
+        options: SearchOptions | None = None,
+        seed: int | None = None,
+        prior: float = NETWORK_DEFAULTS["prior"],
+        value: float = NETWORK_DEFAULTS["value"],
+        heuristic: Agent | None = None,
+        engine: str | None = None,
+        label: str = "ismcts-net",
+    ) -> None:
+        if net.game != game:
+            raise InvalidConfigError(
+                f"agent {label!r}: its network is for {net.game}, not {game}; allowed: a "
+                f"network of {game}"
+            )
+        _check_weight("prior", prior, label, low=0.0, high=None)
+        _check_weight("value", value, label, low=0.0, high=1.0)
+        super().__init__(game, options, seed=seed, heuristic=heuristic, engine=engine)
+        self.net = net.eval()
+        self.prior_weight = float(prior)
+        self.value_weight = float(value)
+        self.label = label
+        #: {node: the prior of its actions}, for the decision being taken
+        self.node_priors: dict[_Node, np.ndarray] = {}
+        #: forward passes of the network in the last decision (for reports and tests)
+        self.last_evaluations = 0
+
+    def act(self, view: PlayerView) -> int:
+        if len(view.legal_actions()) > 1:
+            check_table(self.net, view, self.label)
+        self.node_priors = {}
+        self.last_evaluations = 0
+        try:
+            with one_torch_thread():
+                return super().act(view)
+        finally:
+            self.node_priors = {}  # the tree stays in last_root; its priors are not needed
+
+    # -- one iteration: PUCT selection, one new node, the network's (and rollout's) value --------
+    def _iterate(self, root: _Node, state: State) -> None:
+        path = [root]
+        node = root
+        weight = self.prior_weight
+        rng = self.py_rng
+        while not state.is_terminal():
+            mover = state.current_player
+            legal = state.legal_actions()
+            if node is root and self.root_moves is not None:
+                legal = [a for a in legal if a in self.root_moves]
+            priors = self._priors(node, state, legal)
+            children = node.children
+            untried_reach = math.sqrt(node.visits + 1)
+            best_value = -math.inf
+            best_action = -1
+            for a, p in zip(legal, priors):
+                child = children.get(a)
+                if child is None:
+                    value = weight * p * untried_reach
+                else:
+                    child.available += 1
+                    reach = math.sqrt(child.available) / (1 + child.visits)
+                    value = child.total / child.visits + weight * p * reach
+                if value > best_value or (value == best_value and rng.random() < 0.5):
+                    best_value, best_action = value, a
+            child = children.get(best_action)
+            state.apply(best_action)
+            if child is None:
+                child = children[best_action] = _Node(mover)
+                path.append(child)
+                break
+            node = child
+            path.append(node)
+        rewards = self._leaf_values(path[-1], state)
+        for visited in path:
+            visited.visits += 1
+            visited.total += rewards[visited.mover]
+
+    def _priors(self, node: _Node, state: State, legal: list[int]) -> list[float]:
+        """The prior of each of ``legal`` at ``node``: the network's, kept from the node's
+        first evaluation, renormalized over the actions legal here."""
+        stored = self.node_priors.get(node)
+        if stored is None:
+            stored, _ = self._network(state)
+            self.node_priors[node] = stored
+        chosen = stored[legal]
+        total = chosen.sum()
+        return (chosen / total).tolist() if total > 0 else [1.0 / len(legal)] * len(legal)
+
+    def _network(self, state: State) -> tuple[np.ndarray, list[float]]:
+        """(the prior of every action, each seat's value) from the network on the mover's
+        view of ``state``: an action illegal here gets the uniform share of the legal ones
+        (so a later determinization where it is legal still weighs it)."""
+        mover = state.current_player
+        observation, mask = encode_view(state.view(mover))
+        probabilities, values = self.net.evaluate(observation[None], mask[None])
+        self.last_evaluations += 1
+        share = 1.0 / max(1, int(mask.sum()))
+        priors = np.where(mask, probabilities[0], share).astype(np.float64)
+        return priors, absolute_values(values[0], mover).tolist()
+
+    def _leaf_values(self, leaf: _Node, state: State) -> list[float]:
+        """Each seat's reward of the new node ``leaf``'s position ``state`` (consumed):
+        ``value`` times the network's values plus the rest times the rollout's."""
+        if state.is_terminal():
+            return state.returns()
+        weight = self.value_weight
+        if not weight:
+            return self._leaf_rewards(state)
+        priors, values = self._network(state)
+        self.node_priors[leaf] = priors  # the same evaluation is the new node's prior
+        if weight == 1.0:
+            return values
+        rollout = self._leaf_rewards(state)
+        return [weight * v + (1 - weight) * r for v, r in zip(values, rollout)]
+
+    def __repr__(self) -> str:
+        return (
+            f"NetSearchAgent({self.label!r}, prior={self.prior_weight}, "
+            f"value={self.value_weight}, {self.options})"
+        )
+
+
+def _check_weight(name: str, value: Any, label: str, low: float, high: float | None) -> None:
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    inside = (
+        number and math.isfinite(value) and (value > low if high is None else low <= value <= high)
+    )
+    if not inside:
+        allowed = f"a number > {low:g}" if high is None else f"a number from {low:g} to {high:g}"
+        raise InvalidConfigError(
+            f"option {name}={value!r} of agent {label!r} is not allowed; allowed: {allowed}"
+        )
+
+
+def make_net_search_agent(spec: str, game: str, seed: int | None = None) -> NetSearchAgent:
+    """The agent of ``<network>[,<ismcts options>][,prior=..][,value=..][,device=..]``,
+    what follows ``ismcts-net:`` in an agent spec, over :data:`NET_SEARCH_DEFAULTS`."""
+    label = f"ismcts-net:{spec}"
+    source, given = parse_net_spec("ismcts-net", spec, NET_SEARCH_OPTIONS + tuple(OPTIONS))
+    net_given = {k: given.pop(k) for k in NET_SEARCH_OPTIONS if k in given}
+    values = parse_option_values(",".join(f"{k}={v}" for k, v in given.items()))
+    spec_seed = values.pop("seed", None)
+    preset = values.pop("preset", None)
+    defaults = NET_SEARCH_DEFAULTS.get(game, NETWORK_DEFAULTS)
+    if preset is None:
+        searched = {k: v for k, v in defaults.items() if k in _SEARCH_FIELDS}
+        base = replace(SearchOptions(), **searched)
+    else:
+        base = default_options(game, preset)
+    options = replace(base, **values)
+    prior = _parse_number("prior", net_given.get("prior"), defaults["prior"], label)
+    value = _parse_number("value", net_given.get("value"), defaults["value"], label)
+    _check_weight("prior", prior, label, low=0.0, high=None)
+    _check_weight("value", value, label, low=0.0, high=1.0)
+    net, _ = load_net(source, game=game, device=net_given.get("device", "cpu"))
+    return NetSearchAgent(
+        game,
+        net,
+        options,
+        seed=spec_seed if spec_seed is not None else seed,
+        prior=prior,
+        value=value,
+        label=label,
+    )
+
+
+def _parse_number(name: str, text: str | None, default: float, label: str) -> float:
+    if text is None:
+        return default
+    try:
+        return float(text)
+    except ValueError:
+        raise InvalidConfigError(
+            f"option {name}={text!r} of agent {label!r} is not a number; allowed: "
+            + ("a number > 0" if name == "prior" else "a number from 0 to 1")
+        ) from None
+
+
+def search_policy_target(agent: ISMCTSAgent, view: PlayerView, action: int) -> np.ndarray:
+    """The training target of the decision ``agent.act(view)`` just took, which played
+    ``action``: float32[A] summing to 1 over the legal actions of ``view`` (zero on the
+    others). Where the decision searched a tree (``agent.last_root``), each root action's
+    share of the root's visits; else (a single legal move, paired comparisons, a phase left
+    to the heuristic) all on ``action``."""
+    mask = view.legal_action_mask()
+    if not 0 <= action < len(mask) or not mask[action]:
+        raise InvalidConfigError(
+            f"action {action} is not legal in this view of seat {view.seat}; legal: "
+            f"{', '.join(map(str, np.flatnonzero(mask)))}"
+        )
+    target = np.zeros(len(mask), dtype=np.float32)
+    root = agent.last_root
+    if root is not None and root.mover == view.seat and root.children:
+        visits = {a: child.visits for a, child in root.children.items() if mask[a]}
+        total = sum(visits.values())
+        if total > 0 and len(visits) == len(root.children):
+            for a, count in visits.items():
+                target[a] = count / total
+            return target
+    target[action] = 1.0
+    return target
