@@ -268,7 +268,7 @@ SUMMARIES = {
     "play": "play a game in the terminal against agents",
     "watch": "agents play each other: move by move in the terminal, as HTML or a GIF",
     "replay": "show a saved game record: in the terminal, as an HTML viewer or a GIF",
-    "train": "train a MaskablePPO policy (by default the game's recipe)",
+    "train": "train a policy: MaskablePPO by the game's recipe, or expert iteration (--algo exit)",
     "eval": "a tournament of agents: win shares with confidence intervals, ratings",
     "league": "a round robin of a game's agents: win-share matrix, ratings, plots",
     "leaderboard": "every game's league at 2 players and its largest table",
@@ -288,7 +288,45 @@ def _summary(name: str, doc: str) -> str:
     return summary.replace("%", "%%")
 
 
+#: ``train --algo``: the training algorithms (``exit``: training/expert_iteration.py).
+ALGOS = ("ppo", "exit")
+
+
+def _exit_arguments(argv: list[str]) -> list[str] | None:
+    """The arguments of ``train --algo exit ...`` without the command and ``--algo exit``;
+    None for any other command line."""
+    if argv[:1] != ["train"]:
+        return None
+    rest = argv[1:]
+    for i, word in enumerate(rest):
+        if word == "--algo=exit":
+            return rest[:i] + rest[i + 1 :]
+        if word == "--algo" and rest[i + 1 : i + 2] == ["exit"]:
+            return rest[:i] + rest[i + 2 :]
+    return None
+
+
+def _train_expert_iteration(argv: list[str]) -> int:
+    """``boardgame-envs train --algo exit ...``: expert iteration's own options."""
+    from training import expert_iteration
+    from training.cli_args import parse_args
+
+    args = parse_args(expert_iteration.Args, argv, prog="boardgame-envs train --algo exit")
+    try:
+        expert_iteration.main(args)
+    except InvalidConfigError as error:
+        print(f"boardgame-envs train: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nboardgame-envs train: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    exit_argv = _exit_arguments(sys.argv[1:] if argv is None else list(argv))
+    if exit_argv is not None:
+        return _train_expert_iteration(exit_argv)
     from training import bench, demo, evaluate, leaderboard, league, replay, train_ppo, watch
 
     parser = argparse.ArgumentParser(
@@ -307,8 +345,10 @@ def main(argv: list[str] | None = None) -> int:
         default="heuristic",
         help="opponent agent: random, heuristic, ismcts[:option=value,...] (the search agent, "
         "e.g. ismcts:iterations=200), ppo:<game> (the shipped policy; ppo:<game>@3p for "
-        "bigger tables), ppo:<model .zip or run dir>, or your own agent: module.path:attr or "
-        "path/to/file.py:attr (default: heuristic)",
+        "bigger tables), ppo:<model .zip or run dir>, net:<game or network .pt> (a "
+        "policy-value network alone), ismcts-net:<game or network .pt>[,options] (the search "
+        "guided by it), or your own agent: module.path:attr or path/to/file.py:attr "
+        "(default: heuristic)",
     )
     play_parser.add_argument("--players", type=int, default=2, help="players at the table")
     play_parser.add_argument(
@@ -337,6 +377,14 @@ def main(argv: list[str] | None = None) -> int:
             name, help=_summary(name, module.__doc__), description=_first_paragraph(module.__doc__)
         )
         add_dataclass_arguments(sub, module.Args)
+        if name == "train":
+            sub.add_argument(
+                "--algo",
+                choices=ALGOS,
+                default="ppo",
+                help="ppo: MaskablePPO (the options here); exit: expert iteration, a network "
+                "trained on the search's decisions (see train --algo exit --help)",
+            )
     args = parser.parse_args(argv)
     try:
         if args.command == "list":

@@ -1,0 +1,166 @@
+"""Expert iteration (training/expert_iteration.py) on tiny budgets: every game runs end to
+end and leaves a network that plays, a resumed run reaches the same weights, the samples do
+not depend on the number of workers, and bad arguments are refused clearly."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+
+from agents import make_agent
+from boardgame_envs import GAMES, InvalidConfigError, make_rules
+from training import cli
+from training import expert_iteration as exit_
+from training.evaluate import play_game
+from training.parallel import run_tasks
+
+#: The cheapest search of every game: a few tree iterations, no paired checks.
+TINY_SEARCH = "ismcts:seconds=0,iterations=4,verify=0,late=0,mid=0"
+
+
+def tiny(tmp_path, game: str = "factors_multiples", **overrides) -> exit_.Args:
+    values = dict(
+        game=game,
+        iterations=2,
+        games_per_iteration=2,
+        label_share=1.0,
+        search=TINY_SEARCH,
+        hidden=16,
+        layers=1,
+        epochs=1,
+        window=2,
+        eval_every=0,
+        eval_games=2,
+        out_dir=str(tmp_path),
+        run_name="run",
+        progress=False,
+    )
+    values.update(overrides)
+    return exit_.Args(**values)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_game_trains_and_leaves_a_network_that_plays(tmp_path, game):
+    # One iteration of one game: the loop past it is the same in every game (tested below).
+    args = tiny(tmp_path, game, iterations=1, games_per_iteration=1, label_share=0.5)
+    run_dir = exit_.main(dataclasses.replace(args, eval_games=1))
+    assert (run_dir / "config.json").is_file() and (run_dir / "learning_curve.png").is_file()
+    assert any((run_dir / "tb").iterdir())
+    names = sorted(p.name for p in (run_dir / "checkpoints").iterdir())
+    assert names == ["net_0000000001.pt", "replay_0000000001.npz", "state_0000000001.pt"]
+    rows = list(csv.DictReader((run_dir / "eval.csv").open()))
+    assert [int(r["iteration"]) for r in rows] == [1]
+    assert int(rows[0]["samples"]) > 0 and float(rows[0]["cpu_seconds"]) > 0
+    assert float(rows[0]["ci95_low"]) <= float(rows[0]["win_share"]) <= float(rows[0]["ci95_high"])
+    # The run's network plays a whole game through the agent spec, legal moves only.
+    rules = make_rules(game)
+    agents = [make_agent(f"net:{run_dir}", game), make_agent("heuristic", game)]
+    state = play_game(rules, agents, seed=5)
+    assert state.is_terminal()
+
+
+def test_samples_hold_search_targets_and_relative_values():
+    task = exit_.GameTask(
+        game="cornucopia",
+        num_players=3,
+        seed=11,
+        learner_seat=1,
+        learner="heuristic",
+        opponents=("heuristic", "random"),
+        search=TINY_SEARCH,
+        label_share=0.5,
+        play="searched",
+        target="visits",
+        nets={},
+    )
+    game = exit_.play_and_label(task)
+    samples = len(game["obs"])
+    assert 0 < samples < game["decisions"]  # about half the learner's decisions
+    assert game["obs"].shape == (samples, int(np.prod(make_rules("cornucopia").observation_shape)))
+    policy, mask = game["policy"], game["mask"]
+    assert np.allclose(policy.sum(axis=1), 1.0) and not (policy[~mask] != 0).any()
+    assert mask.sum(axis=1).min() >= 2  # only decisions with a choice are labelled
+    # Every sample's value target is the game's returns from the learner's seat: its own first.
+    assert (game["value"] == game["value"][0]).all()
+    assert game["value"][0, 0] == pytest.approx(game["learner_return"])
+    assert game["value"][0].sum() == pytest.approx(0.0, abs=1e-5)  # zero-sum returns
+
+
+def test_resume_reaches_the_same_weights(tmp_path):
+    # Three iterations: the third's games seat the network of the first (past) and the
+    # second's (the learner, self-play), both restored from the checkpoint.
+    mix = "self-play=0.5,past=0.5"
+    whole = exit_.main(tiny(tmp_path, run_name="whole", iterations=3, opponent=mix))
+    cut = exit_.main(tiny(tmp_path, run_name="cut", iterations=2, opponent=mix))
+    exit_.main(exit_.Args(resume=str(cut), iterations=3, progress=False))
+    a = torch.load(whole / "net.pt", weights_only=True)["state_dict"]
+    b = torch.load(cut / "net.pt", weights_only=True)["state_dict"]
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    rows = list(csv.DictReader((cut / "eval.csv").open()))
+    assert [int(r["iteration"]) for r in rows] == [2, 3]
+    states = sorted(p.name for p in (cut / "checkpoints").glob("state_*.pt"))
+    assert states == ["state_0000000002.pt", "state_0000000003.pt"]  # the two latest
+
+
+@pytest.mark.slow  # two spawned processes import torch: about 11 s of CPU on 2 cores
+def test_workers_play_the_same_games(tmp_path):
+    args = exit_.with_recipe(tiny(tmp_path, games_per_iteration=3, opponent="self-play"))
+    torch.manual_seed(0)
+    from agents.policy_value import PolicyValueNet
+
+    net = PolicyValueNet(args.game, 2, hidden=8, layers=1)
+    tasks = exit_.iteration_tasks(args, exit_.RunState(), 2, exit_.net_bytes(net))
+    here = list(run_tasks(exit_.play_and_label, tasks, workers=1))
+    there = list(run_tasks(exit_.play_and_label, tasks, workers=2))
+    for a, b in zip(here, there):
+        for key in ("obs", "mask", "policy", "value"):
+            assert np.array_equal(a[key], b[key])
+
+
+def test_opponent_mix_keeps_agent_options():
+    mix = exit_.parse_opponents("ismcts:iterations=50=0.5,heuristic=1.5,past")
+    assert mix == [("ismcts:iterations=50", 0.5 / 3), ("heuristic", 1.5 / 3), ("past", 1 / 3)]
+    assert exit_.parse_opponents("ismcts:iterations=50") == [("ismcts:iterations=50", 1.0)]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--label-share", "0"], "--label-share 0.0 is not allowed"),
+        (["--play", "tree"], "--play 'tree' is not allowed; allowed: searched, net"),
+        (["--backend", "mpi"], "--backend 'mpi' is not allowed; allowed: local, ray"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["train", "--algo", "exit", *argv])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--search", "heuristic"], "is not a search agent"),
+        (["--search", "ismcts:iterations=50"], "searches for seconds=0.25 a decision"),
+        (["--opponent", "heuristic=x"], "weight 'x' is not a number"),
+        (["--opponent", "nobody"], "unknown agent 'nobody'"),
+    ],
+)
+def test_bad_agents_are_refused_before_a_run_directory_is_made(tmp_path, capsys, argv, message):
+    code = cli.main(["train", "--algo=exit", "--out-dir", str(tmp_path), "--hidden", "8", *argv])
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
+def test_args_check_values_and_resume_needs_a_run(tmp_path):
+    with pytest.raises(InvalidConfigError, match="--window 0 is not allowed"):
+        exit_.Args(window=0)
+    with pytest.raises(InvalidConfigError, match="no config.json"):
+        exit_.main(exit_.Args(resume=str(tmp_path), progress=False))
+    assert dataclasses.asdict(exit_.with_recipe(exit_.Args()))["search"] == "ismcts:seconds=0"
