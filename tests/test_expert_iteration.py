@@ -29,6 +29,7 @@ def tiny(tmp_path, game: str = "factors_multiples", **overrides) -> exit_.Args:
         games_per_iteration=2,
         label_share=1.0,
         search=TINY_SEARCH,
+        imitation_games=0,
         hidden=16,
         layers=1,
         epochs=1,
@@ -121,6 +122,25 @@ def test_workers_play_the_same_games(tmp_path):
             assert np.array_equal(a[key], b[key])
 
 
+def test_the_search_can_be_guided_by_the_network_being_trained(tmp_path):
+    search = "ismcts-net:{net},seconds=0,iterations=4,prior=1"
+    assert exit_.without_network(search) == "ismcts:seconds=0,iterations=4"
+    run_dir = exit_.main(tiny(tmp_path, search=search, label_share=0.5))
+    rows = list(csv.DictReader((run_dir / "eval.csv").open()))
+    assert int(rows[-1]["iteration"]) == 2 and int(rows[-1]["samples"]) > 0
+    # Its network guides the search outside training too.
+    agent = make_agent(f"ismcts-net:{run_dir},seconds=0,iterations=8", "factors_multiples")
+    assert play_game(make_rules("factors_multiples"), [agent, agent], seed=3).is_terminal()
+
+
+def test_a_run_starts_from_the_heuristics_moves_or_from_a_network(tmp_path):
+    warm = exit_.main(tiny(tmp_path, run_name="warm", iterations=1, imitation_games=2))
+    assert list(csv.DictReader((warm / "eval.csv").open()))[-1]["iteration"] == "1"
+    init = exit_.main(tiny(tmp_path, run_name="init", iterations=1, init=str(warm), hidden=32))
+    saved = torch.load(init / "net.pt", weights_only=True)["config"]
+    assert saved["hidden"] == 16  # the shape of the network it started from
+
+
 def test_opponent_mix_keeps_agent_options():
     mix = exit_.parse_opponents("ismcts:iterations=50=0.5,heuristic=1.5,past")
     assert mix == [("ismcts:iterations=50", 0.5 / 3), ("heuristic", 1.5 / 3), ("past", 1 / 3)]
@@ -164,3 +184,13 @@ def test_args_check_values_and_resume_needs_a_run(tmp_path):
     with pytest.raises(InvalidConfigError, match="no config.json"):
         exit_.main(exit_.Args(resume=str(tmp_path), progress=False))
     assert dataclasses.asdict(exit_.with_recipe(exit_.Args()))["search"] == "ismcts:seconds=0"
+
+
+def test_train_keeps_ppo_as_its_default_algorithm(capsys):
+    # --algo ppo (or none) reaches MaskablePPO's own options and checks.
+    assert cli.main(["train", "--algo", "ppo", "--timesteps", "0"]) == 2
+    assert "--timesteps 0 is not allowed" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["train", "--algo", "dqn"])
+    assert stopped.value.code == 2
+    assert "invalid choice: 'dqn' (choose from 'ppo', 'exit')" in capsys.readouterr().err

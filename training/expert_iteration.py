@@ -16,9 +16,9 @@ Each iteration:
    ends, every sample of it gets the value target: ``state.returns()`` ordered from the
    labelled seat (index 0 = that seat, 1 = the next in turn order, ...).
 2. **Learn.** The samples of the last ``window`` iterations are the replay window; Adam
-   runs ``epochs`` passes over it, minimising the cross-entropy of the search's
-   distribution against the masked policy plus ``value_weight`` times the squared error
-   of the values.
+   takes minibatches from all of it, as many as ``epochs`` passes over the iteration's new
+   samples make, minimising the cross-entropy of the search's distribution against the
+   masked policy plus ``value_weight`` times the squared error of the values.
 3. **Evaluate** (every ``eval_every`` iterations and at the end): the network alone
    (``net:``, its most likely move) against the heuristic over ``eval_games`` deals from
    seed 1,000,000,000 (never dealt for training), seats rotated, with Wilson 95% intervals.
@@ -48,11 +48,25 @@ CPU seconds in eval.csv are those of the play, labelling and learning: this proc
 its worker processes' (``getrusage``), and on Ray the CPU time each task reports;
 evaluations are counted apart (``eval_cpu_seconds``).
 
-Choices, and why (``RECIPES`` holds each game's):
+Choices, and why (``RECIPES`` holds each game's; measured on Factors and Multiples):
 
-- Samples come from the learner's own positions (DAgger), not the search's games: the
-  network is corrected where it goes. A quarter of the decisions are labelled: consecutive
-  positions of one game say much the same, and the search is the cost of an iteration.
+- Labels come from the learner's own positions (DAgger), not from the search's games: the
+  network is corrected where it goes. A quarter of its decisions are labelled: neighbouring
+  positions of a game say much the same, and the search is what an iteration costs (0.06
+  CPU s a label, 0.7 a game of which 11 decisions are labelled).
+- The window aggregates the labels of many iterations, as DAgger does: the plain search's
+  labels do not age. Offline, on 9,000 labels, the network's agreement with the search's
+  choice rose from 0.56 (1,000 labels to learn from) to 0.60 (7,500). Learning per
+  iteration follows the new labels (``epochs``), not the window's size; 12 passes' worth
+  beat 4 (a window of 20 iterations of 150 games, seed 2: 0.545 against 0.441 after 8
+  iterations, 0.568 against 0.469 after 12; 400 deals each, +-0.05).
+- ``--play searched`` and ``--play net`` trained equally well (0.538 and 0.515 against the
+  heuristic after 12 iterations of 100 games, 200 deals each, +-0.07); searched moves keep
+  the games nearer to strong play, so they are the default.
+- ``--target visits`` and ``move`` taught the network the search's choice equally well
+  (agreement 0.599 and 0.603 offline). Where a game's search lets paired games overrule its
+  tree (verify, guard, root=paired), the move is the target: the tree's visits are what
+  the check rejected.
 - The first iteration's learner is the heuristic: a network of random weights reaches
   positions no sensible player does.
 
@@ -107,7 +121,7 @@ EVAL_SEED = 1_000_000_000  # evaluation deals; training deals are drawn below th
 EVAL_OPPONENT = "heuristic"
 #: Where a ``--search`` spec names the current network.
 NET_PLACEHOLDER = "{net}"
-#: The search used where ``--search`` names the network and none has been trained yet.
+#: The search of every recipe: each game's defaults, reproducible (an iteration budget).
 DEFAULT_SEARCH = "ismcts:seconds=0"
 PLAY_MODES = ("searched", "net")
 #: What the policy learns at a labelled decision: the search's visit shares, or its move.
@@ -115,11 +129,12 @@ TARGETS = ("visits", "move")
 #: Opponent names beside agent specs: the current network, and earlier ones.
 SELF_PLAY, PAST = "self-play", "past"
 
-# What every recipe shares; each game's entry overrides a few. Budgets aim at <= 2 CPU-hours
-# on 2 cores (the search's cost per labelled decision sets how many games that buys).
+# What every recipe shares; each game's entry overrides a few. The CPU seconds a game costs
+# (play and labelling at label_share=0.25 with the default search, measured on this 2-core
+# machine) set how many games fit in <= 2 CPU-hours; learning and evaluation add little.
 BASE_RECIPE = dict(
-    iterations=20,
-    games_per_iteration=64,
+    iterations=30,
+    games_per_iteration=100,
     label_share=0.25,
     search=DEFAULT_SEARCH,
     opponent="heuristic=0.5,self-play=0.3,past=0.2",
@@ -128,19 +143,28 @@ BASE_RECIPE = dict(
     hidden=256,
     layers=2,
     learning_rate=1e-3,
-    epochs=4,
-    window=4,
+    epochs=12,
+    imitation_games=1000,
+    window=30,
     eval_every=5,
 )
 #: What ``--algo exit`` does per game when only the game is given; Args override it.
 RECIPES: dict[str, dict] = {
     "default": BASE_RECIPE,
-    # 0.08 s a searched decision (1,000 iterations): 30 x 100 games, about 1.3 CPU-hours.
-    "factors_multiples": dict(BASE_RECIPE, iterations=30, games_per_iteration=100),
-    "cornucopia": dict(BASE_RECIPE, iterations=30, games_per_iteration=100),
-    "carcassonne_castle": dict(BASE_RECIPE, iterations=20, games_per_iteration=64),
-    "tahiti": dict(BASE_RECIPE, iterations=20, games_per_iteration=64),
-    "wasabi": dict(BASE_RECIPE, iterations=30, games_per_iteration=100),
+    # 0.7 CPU s a game (11 labels): 40 x 150 games, about 75 CPU-minutes.
+    "factors_multiples": dict(BASE_RECIPE, iterations=40, games_per_iteration=150, window=40),
+    # The others' default searches are checked by paired games (verify, guard, root=paired)
+    # that overrule the tree: the move they play is the target, not the tree's visits.
+    # 0.15-0.25 CPU s a game: 40 x 300 games, about 45 CPU-minutes.
+    "cornucopia": dict(
+        BASE_RECIPE, iterations=40, games_per_iteration=300, window=40, target="move"
+    ),
+    # 0.4 CPU s a game; 14 KB a sample (one byte a value): a shorter window.
+    "carcassonne_castle": dict(BASE_RECIPE, games_per_iteration=150, window=8, target="move"),
+    # 0.6 CPU s a game with the heuristic, 2.6 with an untrained network (longer games).
+    "tahiti": dict(BASE_RECIPE, iterations=25, games_per_iteration=80, window=8, target="move"),
+    # 0.7-0.8 CPU s a game.
+    "wasabi": dict(BASE_RECIPE, games_per_iteration=150, window=10, target="move"),
 }
 #: Args fields whose None means "the game's recipe".
 RECIPE_FIELDS = tuple(BASE_RECIPE)
@@ -177,6 +201,16 @@ class Args:
     e.g. "heuristic=0.5,self-play=0.3,past=0.2" (None: the game's recipe)"""
     pool_size: int = 5
     """earlier networks kept for the past opponent"""
+    imitation_games: int | None = None
+    """warm start: before the first iteration the network learns the heuristic's moves (and
+    the outcomes) in this many heuristic games, one seat's decisions each, unless --init
+    gives it a network (0: none; None: the game's recipe)"""
+    imitation_epochs: int = 4
+    """passes over the warm start's decisions"""
+    init: str = ""
+    """start from this network (a .pt file, a run directory or a shipped name): it plays
+    the learner's seat from the first iteration, and its shape replaces --hidden and
+    --layers ("" = a fresh network)"""
     hidden: int | None = None
     """width of the network's hidden layers (None: the game's recipe)"""
     layers: int | None = None
@@ -251,6 +285,8 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "target": one_of(*TARGETS) | NONE,
     "opponent": _TEXT | NONE,
     "pool_size": at_least(1),
+    "imitation_games": at_least(0) | NONE,
+    "imitation_epochs": at_least(1),
     "hidden": at_least(1) | NONE,
     "layers": at_least(1) | NONE,
     "learning_rate": POSITIVE | NONE,
@@ -390,10 +426,11 @@ def play_and_label(task: GameTask) -> dict:
         returns = state.returns()
     n = task.num_players
     value = [returns[(task.learner_seat + k) % n] for k in range(n)]
-    k = len(rows["obs"])
-    action_size = rules.action_size
+    k, action_size = len(rows["obs"]), rules.action_size
     return dict(
-        obs=np.asarray(rows["obs"], dtype=np.float32).reshape(k, -1),
+        obs=np.asarray(rows["obs"], dtype=np.float32).reshape(
+            k, int(np.prod(rules.observation_shape))
+        ),
         mask=np.asarray(rows["mask"], dtype=bool).reshape(k, action_size),
         policy=np.asarray(rows["policy"], dtype=np.float32).reshape(k, action_size),
         value=np.tile(np.asarray(value, dtype=np.float32), (k, 1)),
@@ -433,13 +470,22 @@ def _seat_agents(task: GameTask) -> list:
 
 
 def _search_spec(task: GameTask) -> str:
-    """The search's spec with ``{net}`` naming the current network (the plain default
-    search while there is none)."""
+    """The search's spec with ``{net}`` naming the current network; while there is none,
+    the same search without it (see :func:`without_network`)."""
     if NET_PLACEHOLDER not in task.search:
         return task.search
     if "current" not in task.nets:
-        return DEFAULT_SEARCH
+        return without_network(task.search)
     return task.search.replace(NET_PLACEHOLDER, "{current}")
+
+
+def without_network(spec: str) -> str:
+    """``ismcts-net:{net},seconds=0,iterations=200,prior=1`` -> ``ismcts:seconds=0,
+    iterations=200``: the plain search, its own options kept, the network's dropped."""
+    from agents.search import OPTIONS
+
+    options = [part for part in spec.split(",")[1:] if part.partition("=")[0].strip() in OPTIONS]
+    return "ismcts:" + ",".join(options) if options else "ismcts"
 
 
 #: A worker's agents, by spec (with the networks' digests in it) and seat: built once per
@@ -565,12 +611,14 @@ def learn(
     generator = torch.Generator().manual_seed(derived_seed(args.seed, iteration, "learn"))
     steps = math.ceil(args.epochs * new_samples / args.batch_size)
     size = len(window)
+    if steps == 0 or size == 0:  # no new label (a tiny run): nothing to learn from
+        return {"policy_loss": 0.0, "value_loss": 0.0}
     # Passes over the window in random orders, cut into the minibatches.
-    passes = math.ceil(steps * args.batch_size / size) if size else 0
+    passes = math.ceil(steps * args.batch_size / size)
     order = torch.cat([torch.randperm(size, generator=generator) for _ in range(passes)]).numpy()
     net.train()
     totals = np.zeros(2)
-    for step in range(steps if size else 0):
+    for step in range(steps):
         index = order[step * args.batch_size : (step + 1) * args.batch_size]
         obs, mask, policy, value = (torch.as_tensor(c, device=device) for c in window.batch(index))
         logits, values = net(obs, mask)
@@ -585,7 +633,7 @@ def learn(
         optimizer.step()
         totals += np.array([policy_loss.item(), value_loss.item()])
     net.eval()
-    policy_loss, value_loss = totals / max(steps, 1)
+    policy_loss, value_loss = totals / steps
     return {"policy_loss": policy_loss, "value_loss": value_loss}
 
 
@@ -806,7 +854,9 @@ def check_agents(args: Args, net_bytes: bytes) -> None:
     for spec, _ in parse_opponents(args.opponent):
         if spec not in (SELF_PLAY, PAST):
             _check_reproducible(make_agent(spec, args.game), "--opponent", spec)
-    search_specs = {args.search.replace(NET_PLACEHOLDER, "{current}"), DEFAULT_SEARCH}
+    search_specs = {args.search.replace(NET_PLACEHOLDER, "{current}")}
+    if NET_PLACEHOLDER in args.search:
+        search_specs.add(without_network(args.search))
     for spec in search_specs:
         search = _worker_agent(spec, args.game, nets)
         if not isinstance(search, ISMCTSAgent):
@@ -875,8 +925,6 @@ def net_bytes(net) -> bytes:
 def main(args: Args) -> Path:
     from torch.utils.tensorboard import SummaryWriter
 
-    from agents.policy_value import PolicyValueNet
-
     args = _resumed_args(args) if args.resume else with_recipe(args)
     args = dataclasses.replace(args, opponent=_resolved_mix(args.opponent))
     make_rules(args.game).check_num_players(args.num_players)
@@ -885,8 +933,7 @@ def main(args: Args) -> Path:
     device = resolve_device(args.device)
     print(f"expert iteration on {args.game}, learning on {describe_device(device)}")
     torch.manual_seed(args.seed)
-    net = PolicyValueNet(args.game, args.num_players, hidden=args.hidden, layers=args.layers)
-    net.eval()
+    net = initial_network(args)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     # Everything that can refuse the arguments runs before the run directory is made.
     check_agents(args, net_bytes(net))
@@ -913,10 +960,20 @@ def main(args: Args) -> Path:
         desc=f"exit {args.game}",
         disable=not args.progress,
     )
+    warm_started = bool(args.init or args.imitation_games)
+    if run.iteration == 0 and args.imitation_games and not args.init:
+        cpu_start, wall_start = cpu_seconds_used(), time.perf_counter()
+        losses = imitate_heuristic(net, optimizer, args, device)
+        run.cpu_seconds += cpu_seconds_used() - cpu_start
+        run.wall_seconds += time.perf_counter() - wall_start
+        bar.write(
+            f"warm start: the heuristic's moves in {args.imitation_games} games, policy loss "
+            f"{losses['policy_loss']:.3f}, after {run.cpu_seconds / 60:.1f} CPU-minutes"
+        )
     try:
         for iteration in range(run.iteration + 1, args.iterations + 1):
             cpu_start, wall_start = cpu_seconds_used(), time.perf_counter()
-            current = net_bytes(net) if iteration > 1 else None
+            current = net_bytes(net) if iteration > 1 or warm_started else None
             tasks = iteration_tasks(args, run, iteration, current)
             games, task_cpu = [], 0.0
             for game in run_tasks(
@@ -974,6 +1031,52 @@ def main(args: Args) -> Path:
         writer.close()
     print(f"saved {run_dir / 'net.pt'}")
     return run_dir
+
+
+def imitate_heuristic(net, optimizer, args: Args, device: str) -> dict:
+    """The warm start: ``imitation_games`` heuristic games (deals of their own), the moves
+    of one seat each (rotated) as one-hot targets and the outcome as values; ``learn`` then
+    makes ``imitation_epochs`` passes over them. The heuristic's moves are cheap labels, so
+    the network starts near its play and the search's labels teach what it adds."""
+    tasks = [
+        GameTask(
+            game=args.game,
+            num_players=args.num_players,
+            seed=derived_seed(args.seed, 0, "imitation", g) % EVAL_SEED,
+            learner_seat=g % args.num_players,
+            learner="heuristic",
+            opponents=("heuristic",) * (args.num_players - 1),
+            search="heuristic",
+            label_share=1.0,
+            play="searched",
+            target="move",
+            nets={},
+        )
+        for g in range(args.imitation_games)
+    ]
+    games = list(run_tasks(play_and_label, tasks, args.workers, args.backend, args.ray_address))
+    window = ReplayWindow(1)
+    block = make_block(0, games)
+    window.add(block)
+    passes = dataclasses.replace(args, epochs=args.imitation_epochs)
+    return learn(net, optimizer, window, len(block), passes, 0, device)
+
+
+def initial_network(args: Args):
+    """A fresh network of the run's shape, or (``--init``) the one it starts from."""
+    from agents.policy_value import PolicyValueNet, load_net
+
+    if not args.init:
+        return PolicyValueNet(
+            args.game, args.num_players, hidden=args.hidden, layers=args.layers
+        ).eval()
+    net, _ = load_net(args.init, game=args.game)
+    if net.num_players != args.num_players:
+        raise InvalidConfigError(
+            f"--init {args.init!r} is a network for {net.num_players} players, not "
+            f"{args.num_players}; allowed: a network of {args.game} at {args.num_players} players"
+        )
+    return net
 
 
 def optimizer_to(optimizer, device: str) -> None:
