@@ -144,7 +144,11 @@ def test_net_agent_reads_only_its_own_view(game, net_files):
 
 
 # -- ismcts-net: the search guided by the network ---------------------------------------------
-@pytest.mark.parametrize("game", list(GAMES))
+# One game in make test; every game in make test-all (the slow ones).
+@pytest.mark.parametrize(
+    "game",
+    [g if g == "factors_multiples" else pytest.param(g, marks=pytest.mark.slow) for g in GAMES],
+)
 def test_net_search_plays_legally_and_is_reproducible(game, net_files):
     """A whole game against the heuristic; the same seeds play the same moves again."""
     rules = make_rules(game)
@@ -312,3 +316,18 @@ def test_bad_network_shapes_are_refused():
         PolicyValueNet("tahiti", 2, kernels=3)
     with pytest.raises(InvalidConfigError, match="unknown game 'chess'"):
         PolicyValueNet("chess", 2)
+
+
+# -- the shipped network ----------------------------------------------------------------------
+def test_the_shipped_network_loads_by_name_from_any_folder_and_plays(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    agent = make_agent("net:factors_multiples", "factors_multiples", seed=0)
+    rules = make_rules("factors_multiples")
+    state = rules.new_state(2, seed=11)
+    while not state.is_terminal():
+        view = state.view(state.current_player)
+        action = agent.act(view)
+        assert action in view.legal_actions()
+        state.apply(action)
+    with pytest.raises(InvalidConfigError, match="shipped: factors_multiples"):
+        make_agent("net:wasabi", "wasabi")

@@ -142,6 +142,7 @@ def test_ray_actors_train_the_same_model(one_process_run, ray_instance, tmp_path
     assert ray_instance.is_initialized()  # a Ray it did not start is left running
 
 
+@pytest.mark.slow
 def test_workers_close_on_ctrl_c_and_the_run_resumes_with_other_workers(tmp_path, monkeypatch):
     made = []
 

@@ -211,6 +211,7 @@ def test_gif_for_a_game_without_a_picture_is_a_clear_error(tmp_path, capsys, mon
     assert "an .html replay works for every game" in err and not (tmp_path / "c.gif").exists()
 
 
+@pytest.mark.slow  # the viewer itself: tests/test_html_replay.py and the browser test
 def test_watch_and_replay_write_the_html_viewer(tmp_path, capsys):
     pytest.importorskip("training.html_replay")
     html = tmp_path / "game.html"
