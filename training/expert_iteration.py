@@ -94,6 +94,7 @@ from agents.base import make_agent, resolve_agent_spec, split_agent_specs
 from agents.ppo import DEVICE, DEVICES_TEXT, describe_device, one_torch_thread, resolve_device
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
+from training import learning_curve
 from training.cli_args import (
     FRACTION,
     NON_NEGATIVE,
@@ -799,33 +800,13 @@ def write_eval_row(path: Path, row: dict) -> None:
 
 def plot_learning_curve(run_dir: Path, num_players: int = 2) -> Path:
     """learning_curve.png: win share against the heuristic (95% interval) by CPU-hours."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = list(csv.DictReader((run_dir / "eval.csv").open()))
-    hours = [float(r["cpu_seconds"]) / 3600 for r in rows]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(hours, [float(r["win_share"]) for r in rows], marker="o", label=f"vs {EVAL_OPPONENT}")
-    ax.fill_between(
-        hours,
-        [float(r["ci95_low"]) for r in rows],
-        [float(r["ci95_high"]) for r in rows],
-        alpha=0.2,
+    return learning_curve.plot_learning_curve(
+        run_dir,
+        x="cpu_seconds",
+        x_scale=1 / 3600,
+        x_label="CPU-hours (play, search, learning)",
+        fair_share=1 / num_players,
     )
-    ax.axhline(1 / num_players, color="grey", lw=0.8, ls="--", label="fair share")
-    ax.set_xlabel("CPU-hours (play, search, learning)")
-    ax.set_ylabel("win share (95% CI)")
-    ax.set_ylim(0, 1)
-    ax.grid(alpha=0.3)
-    ax.legend()
-    ax.set_title(run_dir.name)
-    fig.tight_layout()
-    path = run_dir / "learning_curve.png"
-    write_atomically(path, lambda temp: fig.savefig(temp, dpi=100, format="png"))
-    plt.close(fig)
-    return path
 
 
 # -- the loop --------------------------------------------------------------------------------------

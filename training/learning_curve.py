@@ -86,9 +86,16 @@ def read_eval_rows(run_dir: Path) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
-def plot_learning_curve(run_dir: Path, x: str = "timesteps") -> Path:
+def plot_learning_curve(
+    run_dir: Path,
+    x: str = "timesteps",
+    x_scale: float = 1.0,
+    x_label: str | None = None,
+    fair_share: float | None = None,
+) -> Path:
     """``learning_curve.png``: each opponent's win share in ``eval.csv`` against its column
-    ``x``, with the 95% intervals shaded."""
+    ``x`` (times ``x_scale``, labelled ``x_label``), with the 95% intervals shaded and, given
+    ``fair_share``, a line at it."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -98,7 +105,7 @@ def plot_learning_curve(run_dir: Path, x: str = "timesteps") -> Path:
     fig, ax = plt.subplots(figsize=(6, 4))
     for opponent in dict.fromkeys(r["opponent"] for r in rows):
         mine = [r for r in rows if r["opponent"] == opponent]
-        xs = [float(r[x]) for r in mine]
+        xs = [float(r[x]) * x_scale for r in mine]
         ax.plot(xs, [float(r["win_share"]) for r in mine], marker="o", label=f"vs {opponent}")
         ax.fill_between(
             xs,
@@ -106,7 +113,9 @@ def plot_learning_curve(run_dir: Path, x: str = "timesteps") -> Path:
             [float(r["ci95_high"]) for r in mine],
             alpha=0.2,
         )
-    ax.set_xlabel(x)
+    if fair_share is not None:
+        ax.axhline(fair_share, color="grey", lw=0.8, ls="--", label="fair share")
+    ax.set_xlabel(x_label or x)
     ax.set_ylabel("win share (95% CI)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
