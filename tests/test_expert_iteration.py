@@ -44,7 +44,14 @@ def tiny(tmp_path, game: str = "factors_multiples", **overrides) -> exit_.Args:
     return exit_.Args(**values)
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+# Two games in make test (one flat, one with planes); all five in make test-all.
+@pytest.mark.parametrize(
+    "game",
+    [
+        g if g in ("factors_multiples", "wasabi") else pytest.param(g, marks=pytest.mark.slow)
+        for g in GAMES
+    ],
+)
 def test_every_game_trains_and_leaves_a_network_that_plays(tmp_path, game):
     # One iteration of one game: the loop past it is the same in every game (tested below).
     args = tiny(tmp_path, game, iterations=1, games_per_iteration=1, label_share=0.5)

@@ -287,6 +287,7 @@ def test_cli_list_and_errors(capsys):
     assert "unknown game 'chess'" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # make bench itself runs it
 def test_bench_on_a_tiny_budget(tmp_path, monkeypatch):
     timed = []
     monkeypatch.setattr(
