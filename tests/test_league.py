@@ -85,11 +85,23 @@ def test_default_agents_cover_every_kind_the_game_has(monkeypatch):
     with_model = league.default_agents("factors_multiples")
     assert with_model[:2] == ["random", "heuristic"]
     assert "ppo:factors_multiples" in with_model  # the shipped policy, by its name
-    assert [spec for spec in with_model if spec.startswith("ismcts")] == list(league.SEARCH_SPECS)
+    assert [spec for spec in with_model if spec.startswith("ismcts:")] == list(league.SEARCH_SPECS)
     for game in GAMES:  # every game ships a policy
         assert league.shipped_model(game) is not None, game
     monkeypatch.setattr(league, "shipped_model", lambda game: None)  # a game without one
     assert not any(spec.startswith("ppo:") for spec in league.default_agents("tahiti"))
+
+
+def test_default_agents_include_the_shipped_network_alone_and_guiding_the_search(monkeypatch):
+    import agents.policy_value as policy_value
+
+    shipped = policy_value.shipped_nets()
+    assert "factors_multiples" in shipped
+    specs = league.default_agents("factors_multiples")
+    assert "net:factors_multiples" in specs
+    assert specs[-1] == "ismcts-net:factors_multiples,seconds=0"  # reproducible: no clock
+    monkeypatch.setattr(policy_value, "shipped_nets", lambda: {})  # a game without one
+    assert not any("net:" in spec for spec in league.default_agents("factors_multiples"))
 
 
 def test_ratings_rank_by_the_conservative_estimate():

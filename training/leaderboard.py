@@ -42,8 +42,8 @@ class Args:
     games: str = "all"
     """comma-separated game ids, or "all" """
     agents: str = ""
-    """agent specs for every league ("" = random, heuristic, the game's shipped ppo policy if
-    any, and --search)"""
+    """agent specs for every league ("" = random, heuristic, the game's shipped ppo policy and
+    network if any, --search, and ismcts-net with the shipped network)"""
     search: str = LEADERBOARD_SEARCH
     """the search agent's spec(s) in the default agent list: its per-game default budget
     without the clock (iterations alone, so the page reproduces on any machine)"""
@@ -207,9 +207,11 @@ def main(args: Args) -> Path:
             "",
             made,
             "",
-            "Every agent a game has — `random`, `heuristic`, the shipped PPO policy where there "
-            f"is one, and the search agent (`{args.search}`: its default budget, iterations alone; "
-            "its strength is measured in [results.md](results.md)) — in a "
+            "Every agent a game has — `random`, `heuristic`, the shipped PPO policy and "
+            "expert-iteration network (`net:<game>`) where there are, the search agent "
+            f"(`{args.search}`: its default budget, iterations alone; its strength is measured "
+            "in [results.md](results.md)) and the search guided by the network "
+            "(`ismcts-net:<game>,seconds=0`) — in a "
             "round robin per game and table size: common deals (game g of every "
             f"pairing is dealt from seed {args.seed:,} + g), the lone agent's seat rotated, "
             "openskill (Plackett–Luce) ratings ranked by the conservative μ − 3σ. A matrix "

@@ -52,14 +52,27 @@ def shipped_model(game: str) -> str | None:
     return f"ppo:{game}" if game in shipped_models() else None
 
 
+def shipped_net_agents(game: str) -> list[str]:
+    """The agent specs of ``game``'s shipped 2-player network, if it has one: the network
+    alone (``net:<game>``) and guiding the search at its default budget without the clock
+    (``ismcts-net:<game>,seconds=0``, reproducible like SEARCH_SPECS)."""
+    from agents.policy_value import shipped_nets
+
+    if game not in shipped_nets():
+        return []
+    return [f"net:{game}", f"ismcts-net:{game},seconds=0"]
+
+
 def default_agents(game: str, search_specs: Sequence[str] = SEARCH_SPECS) -> list[str]:
-    """Every agent the game has: random, heuristic, its shipped PPO policy (if any) and the
-    search agent at the given budgets (by default a small one and the game's default)."""
+    """Every agent the game has: random, heuristic, its shipped PPO policy and network (if
+    any), the search agent at the given budgets (by default a small one and the game's
+    default) and the search guided by the shipped network."""
     agents = ["random", "heuristic"]
     model = shipped_model(game)
     if model is not None:
         agents.append(model)
-    return agents + list(search_specs)
+    nets = shipped_net_agents(game)
+    return agents + nets[:1] + list(search_specs) + nets[1:]
 
 
 @dataclass
@@ -71,8 +84,9 @@ class Args:
     agents: str = ""
     """comma-separated agent specs, as for eval, your own among them (module.path:attr or
     path/to/file.py:attr) ("" = every agent the game has: random, heuristic, the shipped
-    policy ppo:<game>, ismcts at two budgets of iterations alone). ismcts stops each
-    decision at 0.25 s by default, so its tables depend on the machine's speed;
+    policy ppo:<game> and network net:<game> where there are, ismcts at two budgets of
+    iterations alone, and ismcts-net:<game>,seconds=0 where a network is shipped). ismcts
+    stops each decision at 0.25 s by default, so its tables depend on the machine's speed;
     ismcts:seconds=0 gives reproducible tables"""
     games: int = 100
     """games per pairing (per direction with 3 or more players)"""
