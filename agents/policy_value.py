@@ -28,14 +28,18 @@ and found (:func:`load_net`) by a path (a ``.pt`` file or a training run directo
 The agent spec ``net:<game or path>[,device=<device>][,sample=1]`` plays the network's
 policy alone (:class:`NetAgent`): one forward pass a decision on its own view, the most
 likely legal move (``sample=1``: a move drawn from the policy with the agent's own seed).
-A decision runs torch on one thread (see :func:`agents.ppo.one_torch_thread`).
+On the CPU a decision runs the network in numpy (:class:`NumpyForward`); on another
+device, torch on one thread (see :func:`agents.ppo.one_torch_thread`).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +208,126 @@ class PlanesTrunk(nn.Module):
         planes = observations[:, : self.plane_size].reshape(-1, *self.planes)
         vector = observations[:, self.plane_size :]
         return torch.cat([self.cnn(planes), self.vector(vector)], dim=1)
+
+
+class NumpyForward:
+    """A :class:`PolicyValueNet`'s forward pass in numpy, one view at a time, for agents on
+    the CPU. The networks are small, so torch's own cost of a call (about half a
+    millisecond) outweighs the arithmetic; numpy does the same sums several times faster
+    (``make bench``), which is most of the search's cost a node. The result equals
+    :meth:`PolicyValueNet.evaluate` to float32 rounding.
+
+    The weights are copied once: after the network learns, make a new one."""
+
+    def __init__(self, net: PolicyValueNet) -> None:
+        def dense(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+            return _array(layer.weight).T.copy(), _array(layer.bias)
+
+        self.planes: tuple[int, int, int] | None = None
+        if isinstance(net.features, PlanesTrunk):
+            trunk = net.features
+            self.planes = trunk.planes
+            self.plane_size = trunk.plane_size
+            convolutions = [m for m in trunk.cnn if isinstance(m, nn.Conv2d)]
+            # Rows are (y, x) cells and columns channels, so a 1x1 convolution is a matrix
+            # product, and a 3x3 one a product over the nine shifted copies side by side.
+            self.pointwise = (
+                _array(convolutions[0].weight)[:, :, 0, 0].T.copy(),
+                _array(convolutions[0].bias),
+            )
+            self.spatial = [
+                (
+                    _array(conv.weight).transpose(2, 3, 1, 0).reshape(-1, conv.out_channels),
+                    _array(conv.bias),
+                )
+                for conv in convolutions[1:]
+            ]
+            flatten = [m for m in trunk.cnn if isinstance(m, nn.Linear)][0]
+            channels, rows, columns = convolutions[-1].out_channels, *self.planes[1:]
+            # torch flattens (channel, y, x); the rows here are (y, x, channel).
+            weight = _array(flatten.weight).reshape(-1, channels, rows, columns)
+            self.flatten = (
+                weight.transpose(2, 3, 1, 0).reshape(rows * columns * channels, -1).copy(),
+                _array(flatten.bias),
+            )
+            self.vector = dense(next(m for m in trunk.vector if isinstance(m, nn.Linear)))
+        self.dense = [dense(m) for m in net.trunk if isinstance(m, nn.Linear)]
+        self.policy = dense(net.policy_head)
+        self.value = dense(net.value_head)
+
+    def evaluate(self, observation: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(move probabilities[A], zero on illegal actions; values[players], relative to the
+        viewing seat) of one observation[obs] and its bool mask[A]."""
+        hidden = self._features(np.asarray(observation, dtype=np.float32))
+        for weight, bias in self.dense:
+            hidden = _relu(hidden @ weight + bias)
+        logits = np.where(mask, hidden @ self.policy[0] + self.policy[1], MASKED_LOGIT)
+        exponentials = np.exp(logits - logits.max())
+        probabilities = exponentials / exponentials.sum()
+        return probabilities, np.tanh(hidden @ self.value[0] + self.value[1])
+
+    def _features(self, observation: np.ndarray) -> np.ndarray:
+        if self.planes is None:
+            return observation
+        channels, rows, columns = self.planes
+        cells = observation[: self.plane_size].reshape(channels, rows * columns).T
+        image = _relu(cells @ self.pointwise[0] + self.pointwise[1])
+        for weight, bias in self.spatial:
+            padded = np.pad(image.reshape(rows, columns, -1), ((1, 1), (1, 1), (0, 0)))
+            shifted = [padded[y : y + rows, x : x + columns] for y in range(3) for x in range(3)]
+            neighbourhoods = np.concatenate(shifted, axis=2).reshape(rows * columns, -1)
+            image = _relu(neighbourhoods @ weight + bias)
+        board = _relu(image.reshape(-1) @ self.flatten[0] + self.flatten[1])
+        rest = _relu(observation[self.plane_size :] @ self.vector[0] + self.vector[1])
+        return np.concatenate([board, rest])
+
+
+def _array(parameter: torch.Tensor) -> np.ndarray:
+    return parameter.detach().cpu().numpy().astype(np.float32)
+
+
+def _relu(values: np.ndarray) -> np.ndarray:
+    return np.maximum(values, 0, out=values)
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """numpy's BLAS on one thread inside the block (the caller's setting comes back after):
+    for matrices this small, a second thread costs more than it saves, and on a busy machine
+    (workers on every core) waiting for it made a forward pass ten times slower."""
+    libraries = _blas_libraries()
+    threads = [library.get_num_threads() for library in libraries]
+    for library, count in zip(libraries, threads):
+        if count != 1:
+            library.set_num_threads(1)
+    try:
+        yield
+    finally:
+        for library, count in zip(libraries, threads):
+            if count != 1:
+                library.set_num_threads(count)
+
+
+@functools.cache
+def _blas_libraries() -> list:
+    from threadpoolctl import ThreadpoolController
+
+    return list(ThreadpoolController().select(user_api="blas").lib_controllers)
+
+
+def view_evaluator(net: PolicyValueNet):
+    """A function of (observation[obs], mask[A]) -> (probabilities[A], values[players]) for
+    one view: :class:`NumpyForward` for a network on the CPU, the network itself (on one
+    torch thread) on another device."""
+    if net.device.type == "cpu":
+        return NumpyForward(net).evaluate
+
+    def on_device(observation: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with one_torch_thread():
+            probabilities, values = net.evaluate(observation[None], mask[None])
+        return probabilities[0], values[0]
+
+    return on_device
 
 
 def _check_size(name: str, value: Any, low: int) -> None:
@@ -462,7 +586,22 @@ def check_table(net: PolicyValueNet, view: PlayerView, label: str) -> None:
         )
 
 
-class NetAgent(Agent):
+class HoldsNet:
+    """An agent's ``net``, with its forward pass (``net_forward``, see
+    :func:`view_evaluator`) remade whenever a network is assigned: weights changed in place
+    afterwards are not seen until the network is assigned again."""
+
+    @property
+    def net(self) -> PolicyValueNet:
+        return self._net
+
+    @net.setter
+    def net(self, net: PolicyValueNet) -> None:
+        self._net = net.eval()
+        self.net_forward = view_evaluator(self._net)
+
+
+class NetAgent(HoldsNet, Agent):
     """Plays a :class:`PolicyValueNet`'s policy: one forward pass on its own view a
     decision; the most likely legal move, or (``sample``) one drawn from the policy."""
 
@@ -476,7 +615,7 @@ class NetAgent(Agent):
         label: str = "net",
     ) -> None:
         super().__init__(seed)
-        self.net = net.eval()
+        self.net = net
         self.sample_moves = sample
         self.label = label
 
@@ -502,8 +641,8 @@ class NetAgent(Agent):
         if len(legal) == 1:
             return int(legal[0])
         check_table(self.net, view, self.label)
-        with one_torch_thread():
-            probabilities, _ = self.net.evaluate_view(view)
+        with one_blas_thread():
+            probabilities, _ = self.net_forward(*encode_view(view))
         if not self.sample_moves:
             return int(legal[np.argmax(probabilities[legal])])
         weights = probabilities[legal].astype(np.float64)

@@ -38,14 +38,15 @@ import numpy as np
 
 from agents.base import NET_SEARCH_OPTIONS, Agent
 from agents.policy_value import (
+    HoldsNet,
     PolicyValueNet,
     absolute_values,
     check_table,
     encode_view,
     load_net,
+    one_blas_thread,
     parse_net_spec,
 )
-from agents.ppo import one_torch_thread
 from agents.search import (
     GAME_DEFAULTS,
     OPTIONS,
@@ -76,7 +77,7 @@ NET_SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
 _SEARCH_FIELDS = frozenset(f.name for f in fields(SearchOptions))
 
 
-class NetSearchAgent(ISMCTSAgent):
+class NetSearchAgent(HoldsNet, ISMCTSAgent):
     """ISMCTS with a network's policy as the tree's prior and its value at the leaves
     (see the module docstring). ``prior`` > 0 weighs the prior in PUCT; ``value`` in
     [0, 1] is the network's share of a leaf's value (1: no rollout)."""
@@ -103,7 +104,7 @@ class NetSearchAgent(ISMCTSAgent):
         _check_weight("prior", prior, label, low=0.0, high=None)
         _check_weight("value", value, label, low=0.0, high=1.0)
         super().__init__(game, options, seed=seed, heuristic=heuristic, engine=engine)
-        self.net = net.eval()
+        self.net = net
         self.prior_weight = float(prior)
         self.value_weight = float(value)
         self.label = label
@@ -118,7 +119,7 @@ class NetSearchAgent(ISMCTSAgent):
         self.node_priors = {}
         self.last_evaluations = 0
         try:
-            with one_torch_thread():
+            with one_blas_thread():
                 return super().act(view)
         finally:
             self.node_priors = {}  # the tree stays in last_root; its priors are not needed
@@ -179,11 +180,11 @@ class NetSearchAgent(ISMCTSAgent):
         (so a later determinization where it is legal still weighs it)."""
         mover = state.current_player
         observation, mask = encode_view(state.view(mover))
-        probabilities, values = self.net.evaluate(observation[None], mask[None])
+        probabilities, values = self.net_forward(observation, mask)
         self.last_evaluations += 1
         share = 1.0 / max(1, int(mask.sum()))
-        priors = np.where(mask, probabilities[0], share).astype(np.float64)
-        return priors, absolute_values(values[0], mover).tolist()
+        priors = np.where(mask, probabilities, share).astype(np.float64)
+        return priors, absolute_values(values, mover).tolist()
 
     def _leaf_values(self, leaf: _Node, state: State) -> list[float]:
         """Each seat's reward of the new node ``leaf``'s position ``state`` (consumed):

@@ -13,6 +13,7 @@ from agents.base import RandomAgent, make_agent, split_agent_specs
 from agents.policy_value import (
     MASKED_LOGIT,
     NetAgent,
+    NumpyForward,
     PolicyValueNet,
     absolute_values,
     encode_view,
@@ -110,6 +111,28 @@ def test_outputs_are_masked_logits_and_bounded_values(game, net_files):
     probabilities, _ = net.evaluate(observations.numpy(), masks.numpy())
     np.testing.assert_allclose(probabilities.sum(axis=1), 1, rtol=1e-5)
     assert (probabilities[~masks.numpy()] == 0).all()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize(
+    "shape",
+    [dict(hidden=16, layers=1, depth=0), dict(hidden=24, layers=3, depth=2, channels=5)],
+    ids=["shallow", "deep"],
+)
+def test_the_numpy_forward_pass_equals_torchs(game, shape):
+    torch.manual_seed(7)
+    net = PolicyValueNet(game, 2, **shape)
+    with torch.no_grad():  # larger weights than the initial ones: every unit matters
+        for parameter in net.parameters():
+            parameter.mul_(3.0)
+    forward = NumpyForward(net)
+    for state in positions(game, 2, seed=11, every=5, limit=4):
+        observation, mask = encode_view(state.view(state.current_player))
+        expected, expected_values = net.evaluate(observation[None], mask[None])
+        probabilities, values = forward.evaluate(observation, mask)
+        np.testing.assert_allclose(probabilities, expected[0], rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(values, expected_values[0], rtol=1e-4, atol=1e-6)
+        assert (probabilities[~mask] == 0).all()
 
 
 def test_values_are_ordered_from_the_viewing_seat():

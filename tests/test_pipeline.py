@@ -314,6 +314,8 @@ def test_bench_on_a_tiny_budget(tmp_path, monkeypatch):
     if any(r["engine"] == "native" for r in searched):
         assert all(r["vector_steps_per_s"] > 0 for r in searched if r["engine"] == "native")
     assert json.loads((tmp_path / "b.json").read_text())["connect_four_steps_per_s"] > 0
+    assert set(report["network_forward_per_s"]) == set(games)
+    assert all(min(r.values()) > 0 for r in report["network_forward_per_s"].values())
 
 
 def test_bench_learner_rate_trains_with_the_games_defaults():

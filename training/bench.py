@@ -286,6 +286,39 @@ def learner_rate(game: str, steps: int, **train_args) -> float:
         env.close()
 
 
+def network_rates(game: str, seconds: float, repeats: int, seed: int) -> dict[str, int]:
+    """Forward passes/s of the game's policy-value network (default shape, 2 players) on
+    one view at a time, as the ``net:`` and ``ismcts-net:`` agents run it: torch on one
+    thread, and the numpy copy the agents use on the CPU."""
+    import torch
+
+    from agents.policy_value import NumpyForward, PolicyValueNet, encode_view, one_blas_thread
+    from agents.ppo import one_torch_thread
+
+    torch.manual_seed(seed)
+    net = PolicyValueNet(game, 2).eval()
+    rules = game_info(game).rules("native" if game in native_games() else "python")
+    views = [encode_view(p.view(p.current_player)) for p in search_positions(rules, 4, seed)]
+    forward = NumpyForward(net)
+
+    def rate(evaluate) -> float:
+        done = 0
+        start = time.process_time()
+        while done % 50 or time.process_time() - start < seconds:
+            evaluate(*views[done % len(views)])
+            done += 1
+        return done / (time.process_time() - start)
+
+    def with_torch(observation: np.ndarray, mask: np.ndarray) -> None:
+        net.evaluate(observation[None], mask[None])
+
+    with one_torch_thread(), one_blas_thread():
+        return {
+            "torch": round(best(lambda r: rate(with_torch), repeats)),
+            "numpy": round(best(lambda r: rate(forward.evaluate), repeats)),
+        }
+
+
 def connect_four_rate(seconds: float, seed: int) -> float:
     import pettingzoo
 
@@ -460,6 +493,7 @@ def main(args: Args) -> dict:
         }
         for game in (ids if args.learner_steps else [])
     }
+    networks = {game: network_rates(game, args.seconds, args.repeats, args.seed) for game in ids}
     yardstick = max(c4)
     print(
         f"connect_four_v3 raw_env: {yardstick:,.0f} steps/s of CPU time (best of {len(c4)} "
@@ -478,9 +512,18 @@ def main(args: Args) -> dict:
         for game, rates in learner.items():
             batch, single = rates["compiled_batch"], rates["env_per_game"]
             print(f"{game:<22}{batch:>8,}{single:>10,}{speed_up(batch / single, 10)}")
+    print(
+        "\nPolicy-value network forward passes/s (one view a call, the game's default shape, "
+        "CPU time): torch on one thread, and the numpy copy that net: and ismcts-net: use"
+    )
+    print(f"{'game':<22}{'torch':>8}{'numpy':>10}{'speed-up':>10}")
+    for game, rates in networks.items():
+        torch_rate, numpy_rate = rates["torch"], rates["numpy"]
+        print(f"{game:<22}{torch_rate:>8,}{numpy_rate:>10,}{speed_up(numpy_rate / torch_rate, 10)}")
     report = {
         "args": asdict(args),
         "learner_steps_per_s": learner,
+        "network_forward_per_s": networks,
         "machine": {"python": platform.python_version(), "processor": platform.machine()},
         "connect_four_steps_per_s": round(yardstick),
         "results": rows,
