@@ -58,6 +58,15 @@ NET_FORMAT = "boardgame-envs-net/1"
 MASKED_LOGIT = -1e9
 #: The file a training run directory holds its latest network in.
 RUN_NET_FILE = "net.pt"
+#: What a network may read beside its seat's view: nothing (``none``), or the move the
+#: game's heuristic would make there (``heuristic``), as a one-hot after the observation. A
+#: hinted network's logits add ``hint_weight`` (learned, from :data:`INITIAL_HINT_WEIGHT`)
+#: times that one-hot, so a fresh one plays the heuristic's moves and learns where to depart
+#: from them: the residual policy of :mod:`agents.hinted`. Without it, networks trained on
+#: the search's labels stayed far below the heuristic in Cornucopia and Wasabi!
+#: (docs/results.md).
+HINTS = ("none", "heuristic")
+INITIAL_HINT_WEIGHT = 4.0
 #: The options of the planes trunk (games with ``rules.planes_shape``) and their defaults.
 SHAPE_OPTIONS: dict[str, int] = {
     "channels": 16,  # convolution channels (32 made a Tahiti decision 1.5 times slower)
@@ -81,6 +90,7 @@ class PolicyValueNet(nn.Module):
         num_players: int,
         hidden: int = 256,
         layers: int = 2,
+        hint: str = "none",
         **shape_options: int,
     ) -> None:
         super().__init__()
@@ -90,6 +100,10 @@ class PolicyValueNet(nn.Module):
         _check_players(game, num_players, rules)
         _check_size("hidden", hidden, low=1)
         _check_size("layers", layers, low=1)
+        if hint not in HINTS:
+            raise InvalidConfigError(
+                f"network option hint={hint!r} is not allowed; allowed: none or heuristic"
+            )
         unknown = sorted(set(shape_options) - set(SHAPE_OPTIONS))
         if unknown:
             raise InvalidConfigError(
@@ -106,8 +120,10 @@ class PolicyValueNet(nn.Module):
             "num_players": int(num_players),
             "hidden": int(hidden),
             "layers": int(layers),
-            "observation_size": int(np.prod(rules.observation_shape)),
+            "observation_size": int(np.prod(rules.observation_shape))
+            + (int(rules.action_size) if hint != "none" else 0),
             "action_size": int(rules.action_size),
+            "hint": hint,
             "planes": planes,
             **{name: int(value) for name, value in shape.items()},
         }
@@ -128,6 +144,10 @@ class PolicyValueNet(nn.Module):
         self.trunk = nn.Sequential(*dense)
         self.policy_head = nn.Linear(hidden, self.action_size)
         self.value_head = nn.Linear(hidden, self.num_players)
+        self.hint = hint
+        self.hinted = hint != "none"
+        if self.hinted:
+            self.hint_weight = nn.Parameter(torch.tensor(INITIAL_HINT_WEIGHT))
 
     def forward(
         self, observations: torch.Tensor, masks: torch.Tensor
@@ -137,6 +157,8 @@ class PolicyValueNet(nn.Module):
         masks[B, A]."""
         hidden = self.trunk(self.features(observations))
         logits = self.policy_head(hidden)
+        if self.hinted:  # the one-hot hint ends the observation
+            logits = logits + self.hint_weight * observations[:, -self.action_size :]
         masked = torch.full_like(logits, max(MASKED_LOGIT, torch.finfo(logits.dtype).min))
         logits = torch.where(masks.bool(), logits, masked)
         return logits, torch.tanh(self.value_head(hidden))
@@ -252,6 +274,9 @@ class NumpyForward:
             )
             self.vector = dense(next(m for m in trunk.vector if isinstance(m, nn.Linear)))
         self.dense = [dense(m) for m in net.trunk if isinstance(m, nn.Linear)]
+        self.hinted = net.hinted
+        self.hint_weight = float(net.hint_weight.detach()) if net.hinted else 0.0
+        self.action_size = net.action_size
         self.policy = dense(net.policy_head)
         self.value = dense(net.value_head)
 
@@ -261,7 +286,10 @@ class NumpyForward:
         hidden = self._features(np.asarray(observation, dtype=np.float32))
         for weight, bias in self.dense:
             hidden = _relu(hidden @ weight + bias)
-        logits = np.where(mask, hidden @ self.policy[0] + self.policy[1], MASKED_LOGIT)
+        logits = hidden @ self.policy[0] + self.policy[1]
+        if self.hinted:
+            logits += self.hint_weight * observation[-self.action_size :]
+        logits = np.where(mask, logits, MASKED_LOGIT)
         exponentials = np.exp(logits - logits.max())
         probabilities = exponentials / exponentials.sum()
         return probabilities, np.tanh(hidden @ self.value[0] + self.value[1])
@@ -350,12 +378,30 @@ def _check_players(game: str, num_players: Any, rules: Any) -> None:
 
 
 # -- what the network reads, and its values' seat order ----------------------------------------
-def encode_view(view: PlayerView) -> tuple[np.ndarray, np.ndarray]:
+def encode_view(view: PlayerView, hint: Agent | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(observation float32[obs], legal-action mask bool[A]) of ``view``, as the network
-    reads them: ``observe(view, observe_mask=False)`` flattened, and
+    reads them: ``observe(view, observe_mask=False)`` flattened (then, for a hinted network,
+    the one-hot of ``hint``'s move in the view: see :func:`make_hint_agent`), and
     ``view.legal_action_mask()``."""
     observation = np.asarray(observe(view, False), dtype=np.float32).ravel()
-    return observation, np.asarray(view.legal_action_mask(), dtype=bool)
+    mask = np.asarray(view.legal_action_mask(), dtype=bool)
+    if hint is None:
+        return observation, mask
+    one_hot = np.zeros(mask.shape[0], dtype=np.float32)
+    one_hot[hint.act(view)] = 1.0
+    return np.concatenate([observation, one_hot]), mask
+
+
+def make_hint_agent(
+    net: PolicyValueNet, seed: int | None = None, engine: str | None = None
+) -> Agent | None:
+    """The agent whose move a hinted ``net`` reads (None for a network without a hint): the
+    game's heuristic on ``engine``'s views, seeded, as the network was trained with it."""
+    if not net.hinted:
+        return None
+    from agents.base import make_agent
+
+    return make_agent(net.hint, net.game, seed=seed, engine=engine)
 
 
 def view_players(view: PlayerView) -> int:
@@ -478,7 +524,12 @@ def _rebuild(config: dict, path: Path) -> PolicyValueNet:
     """The network ``config`` describes, checked against the game as this version encodes it."""
     shape = {name: config[name] for name in SHAPE_OPTIONS if name in config}
     net = PolicyValueNet(
-        config["game"], config["num_players"], config["hidden"], config["layers"], **shape
+        config["game"],
+        config["num_players"],
+        config["hidden"],
+        config["layers"],
+        hint=config.get("hint", "none"),
+        **shape,
     )
     for key in ("observation_size", "action_size", "planes"):
         if net.config[key] != config.get(key, net.config[key]):
@@ -588,8 +639,12 @@ def check_table(net: PolicyValueNet, view: PlayerView, label: str) -> None:
 
 class HoldsNet:
     """An agent's ``net``, with its forward pass (``net_forward``, see
-    :func:`view_evaluator`) remade whenever a network is assigned: weights changed in place
-    afterwards are not seen until the network is assigned again."""
+    :func:`view_evaluator`) and its hint agent (``hint_agent``, see :func:`make_hint_agent`,
+    on the ``hint_engine``'s views) remade whenever a network is assigned: weights changed in
+    place afterwards are not seen until the network is assigned again. ``reset(seed)``
+    seeds the hint agent too."""
+
+    hint_engine: str | None = None
 
     @property
     def net(self) -> PolicyValueNet:
@@ -599,6 +654,17 @@ class HoldsNet:
     def net(self, net: PolicyValueNet) -> None:
         self._net = net.eval()
         self.net_forward = view_evaluator(self._net)
+        self.hint_agent = make_hint_agent(self._net, seed=0, engine=self.hint_engine)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)  # type: ignore[misc]
+        hint_agent = getattr(self, "hint_agent", None)  # None while the agent is being made
+        if hint_agent is not None:
+            hint_agent.reset(seed)
+
+    def encode(self, view: PlayerView) -> tuple[np.ndarray, np.ndarray]:
+        """``view`` as the network reads it (:func:`encode_view`, with the hint)."""
+        return encode_view(view, self.hint_agent)
 
 
 class NetAgent(HoldsNet, Agent):
@@ -642,7 +708,7 @@ class NetAgent(HoldsNet, Agent):
             return int(legal[0])
         check_table(self.net, view, self.label)
         with one_blas_thread():
-            probabilities, _ = self.net_forward(*encode_view(view))
+            probabilities, _ = self.net_forward(*self.encode(view))
         if not self.sample_moves:
             return int(legal[np.argmax(probabilities[legal])])
         weights = probabilities[legal].astype(np.float64)

@@ -522,9 +522,7 @@ class ISMCTSAgent(Agent):
         left = self.turns_left(view)
         if left <= options.late:
             return options.late_iterations, options.late_widen
-        if left <= options.mid and (
-            self.mid_phases is None or view.phase in self.mid_phases
-        ):
+        if left <= options.mid and (self.mid_phases is None or view.phase in self.mid_phases):
             return options.mid_iterations, options.mid_widen
         return None
 
@@ -536,9 +534,7 @@ class ISMCTSAgent(Agent):
         gain = mine.total / mine.visits - theirs.total / theirs.visits
         return choice if gain > self.options.guard else own
 
-    def _verified(
-        self, view: PlayerView, own: int, choice: int, sample_rng: Any
-    ) -> int:
+    def _verified(self, view: PlayerView, own: int, choice: int, sample_rng: Any) -> int:
         """``choice`` if it beats the heuristic's move ``own`` over ``verify`` paired
         full-game rollouts (same determinization, same rollout seed for both), else ``own``."""
         gains = []

@@ -42,7 +42,6 @@ from agents.policy_value import (
     PolicyValueNet,
     absolute_values,
     check_table,
-    encode_view,
     load_net,
     one_blas_thread,
     parse_net_spec,
@@ -104,6 +103,7 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         _check_weight("prior", prior, label, low=0.0, high=None)
         _check_weight("value", value, label, low=0.0, high=1.0)
         super().__init__(game, options, seed=seed, heuristic=heuristic, engine=engine)
+        self.hint_engine = self.rules.engine  # the determinizations' engine
         self.net = net
         self.prior_weight = float(prior)
         self.value_weight = float(value)
@@ -179,7 +179,7 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         view of ``state``: an action illegal here gets the uniform share of the legal ones
         (so a later determinization where it is legal still weighs it)."""
         mover = state.current_player
-        observation, mask = encode_view(state.view(mover))
+        observation, mask = self.encode(state.view(mover))
         probabilities, values = self.net_forward(observation, mask)
         self.last_evaluations += 1
         share = 1.0 / max(1, int(mask.sum()))

@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from agents import make_agent
+from agents.policy_value import load_net
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
 from training import cli
 from training import expert_iteration as exit_
@@ -64,6 +65,13 @@ def test_every_game_trains_and_leaves_a_network_that_plays(tmp_path, game):
     assert [int(r["iteration"]) for r in rows] == [1]
     assert int(rows[0]["samples"]) > 0 and float(rows[0]["cpu_seconds"]) > 0
     assert float(rows[0]["ci95_low"]) <= float(rows[0]["win_share"]) <= float(rows[0]["ci95_high"])
+    # Every game but Factors and Multiples reads the heuristic's move (its recipe's hint).
+    net, _ = load_net(run_dir, game=game)
+    assert (
+        net.hint
+        == exit_.with_recipe(args).hint
+        == ("none" if game == "factors_multiples" else "heuristic")
+    )
     # The run's network plays a whole game through the agent spec, legal moves only.
     rules = make_rules(game)
     agents = [make_agent(f"net:{run_dir}", game), make_agent("heuristic", game)]
@@ -160,6 +168,7 @@ def test_opponent_mix_keeps_agent_options():
         (["--label-share", "0"], "--label-share 0.0 is not allowed"),
         (["--play", "tree"], "--play 'tree' is not allowed; allowed: searched, net"),
         (["--backend", "mpi"], "--backend 'mpi' is not allowed; allowed: local, ray"),
+        (["--hint", "random"], "--hint 'random' is not allowed; allowed: none, heuristic"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):

@@ -18,6 +18,7 @@ from agents.policy_value import (
     absolute_values,
     encode_view,
     load_net,
+    make_hint_agent,
     relative_returns,
     save_net,
 )
@@ -116,8 +117,12 @@ def test_outputs_are_masked_logits_and_bounded_values(game, net_files):
 @pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.parametrize(
     "shape",
-    [dict(hidden=16, layers=1, depth=0), dict(hidden=24, layers=3, depth=2, channels=5)],
-    ids=["shallow", "deep"],
+    [
+        dict(hidden=16, layers=1, depth=0),
+        dict(hidden=24, layers=3, depth=2, channels=5),
+        dict(hidden=16, hint="heuristic"),
+    ],
+    ids=["shallow", "deep", "hinted"],
 )
 def test_the_numpy_forward_pass_equals_torchs(game, shape):
     torch.manual_seed(7)
@@ -126,13 +131,41 @@ def test_the_numpy_forward_pass_equals_torchs(game, shape):
         for parameter in net.parameters():
             parameter.mul_(3.0)
     forward = NumpyForward(net)
+    hint = make_hint_agent(net, seed=0)
     for state in positions(game, 2, seed=11, every=5, limit=4):
-        observation, mask = encode_view(state.view(state.current_player))
+        observation, mask = encode_view(state.view(state.current_player), hint)
         expected, expected_values = net.evaluate(observation[None], mask[None])
         probabilities, values = forward.evaluate(observation, mask)
         np.testing.assert_allclose(probabilities, expected[0], rtol=1e-4, atol=1e-6)
         np.testing.assert_allclose(values, expected_values[0], rtol=1e-4, atol=1e-6)
         assert (probabilities[~mask] == 0).all()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_fresh_hinted_network_plays_the_heuristics_moves(game, tmp_path):
+    """The hint's weight starts far above a fresh network's own logits: before any training
+    a hinted network is the heuristic (same seed, same moves, random tie-breaks included)."""
+    torch.manual_seed(3)
+    path = save_net(PolicyValueNet(game, 2, hint="heuristic"), tmp_path / "hinted.pt")
+    net, _ = load_net(path, game=game)
+    assert net.config["hint"] == "heuristic" and net.hint_weight.item() == 4.0
+    agent, heuristic = make_agent(f"net:{path}", game), make_agent("heuristic", game)
+    agent.reset(5)
+    heuristic.reset(5)
+    states = positions(game, 2, seed=13, every=3, limit=8)
+    for state in states:
+        view = state.view(state.current_player)
+        assert agent.act(view) == heuristic.act(view)
+    observation, _ = agent.encode(states[0].view(states[0].current_player))
+    assert observation.shape == (net.config["observation_size"],)
+    unhinted = PolicyValueNet(game, 2).config["observation_size"]
+    assert net.config["observation_size"] == unhinted + net.action_size
+
+
+def test_a_network_with_an_unknown_hint_is_refused():
+    allowed = r"hint='random' is not allowed; allowed: none or heuristic"
+    with pytest.raises(InvalidConfigError, match=allowed):
+        PolicyValueNet("wasabi", 2, hint="random")
 
 
 def test_values_are_ordered_from_the_viewing_seat():
