@@ -26,6 +26,7 @@ from agents.search_net import NET_SEARCH_DEFAULTS, NetSearchAgent, search_policy
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, make_rules
 from tests.test_search import CHEAP, positions, same_move_when_hidden_facts_change
+from training.expert_iteration import RECIPES
 
 #: A search small enough for tests: 8 iterations, none of the heuristic's checks.
 TINY_SEARCH = f"{CHEAP},iterations=8,depth=4"
@@ -42,14 +43,15 @@ def one_thread():
 @pytest.fixture(scope="module")
 def net_files(tmp_path_factory):
     """{(game, players): the .pt file of a tiny untrained network}, at 2 players and at the
-    largest table of each game."""
+    largest table of each game; hinted by the heuristic where the game's recipe is."""
     folder = tmp_path_factory.mktemp("nets")
     files = {}
     for game in GAMES:
         rules = make_rules(game)
         for players in sorted({2, rules.max_players}):
             torch.manual_seed(len(files))
-            net = PolicyValueNet(game, players, hidden=16, channels=4, plane_features=16)
+            hint = RECIPES[game]["hint"]
+            net = PolicyValueNet(game, players, hidden=16, hint=hint, channels=4, plane_features=16)
             files[game, players] = save_net(net, folder / f"{game}_{players}p.pt")
     return files
 
@@ -76,7 +78,7 @@ def test_save_and_load_give_the_same_network(game, net_files, tmp_path):
     path = net_files[game, 2]
     net, extra = load_net(path, game=game)
     state = positions(game, 2, seed=3, limit=1)[0]
-    observation, mask = encode_view(state.view(state.current_player))
+    observation, mask = encode_view(state.view(state.current_player), make_hint_agent(net, seed=0))
     assert observation.dtype == np.float32 and mask.dtype == bool
     copy_path = save_net(net, tmp_path / "copy.pt", extra={"iteration": 3, "note": "x"})
     copy, copy_extra = load_net(copy_path, game=game)
@@ -100,7 +102,8 @@ def test_save_and_load_give_the_same_network(game, net_files, tmp_path):
 def test_outputs_are_masked_logits_and_bounded_values(game, net_files):
     net, _ = load_net(net_files[game, 2], game=game)
     states = positions(game, 2, seed=5, every=3, limit=4)
-    encoded = [encode_view(s.view(s.current_player)) for s in states]
+    hint = make_hint_agent(net, seed=0)
+    encoded = [encode_view(s.view(s.current_player), hint) for s in states]
     observations = torch.as_tensor(np.stack([o for o, _ in encoded]))
     masks = torch.as_tensor(np.stack([m for _, m in encoded]))
     with torch.no_grad():
