@@ -378,15 +378,16 @@ def test_bad_network_shapes_are_refused():
 
 
 # -- the shipped network ----------------------------------------------------------------------
-def test_the_shipped_network_loads_by_name_from_any_folder_and_plays(tmp_path, monkeypatch):
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_shipped_network_loads_by_name_from_any_folder_and_plays(game, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    agent = make_agent("net:factors_multiples", "factors_multiples", seed=0)
-    rules = make_rules("factors_multiples")
+    agent = make_agent(f"net:{game}", game, seed=0)
+    rules = make_rules(game)
     state = rules.new_state(2, seed=11)
     while not state.is_terminal():
         view = state.view(state.current_player)
         action = agent.act(view)
         assert action in view.legal_actions()
         state.apply(action)
-    with pytest.raises(InvalidConfigError, match="shipped: factors_multiples"):
-        make_agent("net:wasabi", "wasabi")
+    with pytest.raises(InvalidConfigError, match=f"shipped: .*{game}"):
+        make_agent(f"net:{game}@9p", game)
