@@ -475,6 +475,22 @@ def print_agent_table(rows: list[dict]) -> None:
             print(f"{'':<22} {'speed-up':<8}{ratios}")
 
 
+def print_ratio_table(
+    title: str,
+    rates: dict[str, dict],
+    columns: list[tuple[str, str, int]],
+    faster: str,
+    slower: str,
+) -> None:
+    """A rate per game in each of ``columns`` (key, heading, width), then the speed-up of
+    the ``faster`` path over the ``slower`` one."""
+    print(f"\n{title}")
+    print(f"{'game':<22}" + "".join(f"{h:>{w}}" for _, h, w in columns) + f"{'speed-up':>10}")
+    for game, row in rates.items():
+        cells = "".join(f"{row[k]:>{w},}" for k, _, w in columns)
+        print(f"{game:<22}{cells}{speed_up(row[faster] / row[slower], 10)}")
+
+
 def main(args: Args) -> dict:
     ids = list(GAMES) if args.games == "all" else [g.strip() for g in args.games.split(",")]
     for game in ids:
@@ -503,23 +519,23 @@ def main(args: Args) -> dict:
     )
     print_table(rows)
     if learner:
-        print(
-            f"\nPPO learner steps/s (2 players, train's defaults per game, {args.learner_steps:,}"
+        print_ratio_table(
+            f"PPO learner steps/s (2 players, train's defaults per game, {args.learner_steps:,}"
             " steps after one rollout, wall-clock): the envs as one compiled batch (train's "
-            "default) and as one env per game (--vector false)"
+            "default) and as one env per game (--vector false)",
+            learner,
+            [("compiled_batch", "batch", 8), ("env_per_game", "per game", 10)],
+            faster="compiled_batch",
+            slower="env_per_game",
         )
-        print(f"{'game':<22}{'batch':>8}{'per game':>10}{'speed-up':>10}")
-        for game, rates in learner.items():
-            batch, single = rates["compiled_batch"], rates["env_per_game"]
-            print(f"{game:<22}{batch:>8,}{single:>10,}{speed_up(batch / single, 10)}")
-    print(
-        "\nPolicy-value network forward passes/s (one view a call, the game's default shape, "
-        "CPU time): torch on one thread, and the numpy copy that net: and ismcts-net: use"
+    print_ratio_table(
+        "Policy-value network forward passes/s (one view a call, the game's default shape, "
+        "CPU time): torch on one thread, and the numpy copy that net: and ismcts-net: use",
+        networks,
+        [("torch", "torch", 8), ("numpy", "numpy", 10)],
+        faster="numpy",
+        slower="torch",
     )
-    print(f"{'game':<22}{'torch':>8}{'numpy':>10}{'speed-up':>10}")
-    for game, rates in networks.items():
-        torch_rate, numpy_rate = rates["torch"], rates["numpy"]
-        print(f"{game:<22}{torch_rate:>8,}{numpy_rate:>10,}{speed_up(numpy_rate / torch_rate, 10)}")
     report = {
         "args": asdict(args),
         "learner_steps_per_s": learner,
