@@ -104,6 +104,19 @@ def test_default_agents_include_the_shipped_network_alone_and_guiding_the_search
     assert not any("net:" in spec for spec in league.default_agents("factors_multiples"))
 
 
+def test_network_agents_join_only_the_table_size_their_network_reads(monkeypatch):
+    import agents.policy_value as policy_value
+
+    shipped = {"wasabi": "two.pt", "wasabi@4p": "four.pt"}
+    monkeypatch.setattr(policy_value, "shipped_nets", lambda: shipped)
+    assert "net:wasabi" in league.default_agents("wasabi", table_sizes=(2,))
+    four = league.default_agents("wasabi", table_sizes=(4,))
+    assert "net:wasabi@4p" in four and "ismcts-net:wasabi@4p,seconds=0" in four
+    assert "net:wasabi@3p" not in league.default_agents("wasabi", table_sizes=(3,))
+    assert not any("net:" in spec for spec in league.default_agents("wasabi", table_sizes=(3,)))
+    assert not any("net:" in spec for spec in league.default_agents("wasabi", table_sizes=(2, 4)))
+
+
 def test_ratings_rank_by_the_conservative_estimate():
     tournament = league.run_league(small_league(num_players="2", agents="heuristic,random"))
     rows = league.ranked(tournament)
@@ -194,6 +207,7 @@ def test_the_leaderboard_page_and_the_readme_block(tmp_path):
             out=str(page),
             readme=str(readme),
             progress=False,
+            checkpoints=str(tmp_path / "kept"),
         )
     )
     text = page.read_text()
@@ -208,3 +222,43 @@ def test_the_leaderboard_page_and_the_readme_block(tmp_path):
     block = readme.read_text()
     assert "old rows" not in block and block.startswith("intro") and block.endswith("rest\n")
     assert "| factors_multiples | 2 | heuristic (" in block
+
+
+def test_the_leaderboard_keeps_finished_leagues_for_a_rerun_at_the_same_commit(
+    tmp_path, monkeypatch
+):
+    from training import leaderboard
+
+    def board(out: str) -> leaderboard.Args:
+        return leaderboard.Args(
+            games="factors_multiples",
+            agents="heuristic,random",
+            two_player_games=4,
+            large_table_games=2,
+            workers=1,
+            out=str(tmp_path / out / "leaderboard.md"),
+            readme="",
+            progress=False,
+            checkpoints=str(tmp_path / "kept"),
+        )
+
+    monkeypatch.setattr(leaderboard, "clean_commit", lambda: "a" * 40)
+    first = leaderboard.main(board("first")).read_text()
+    assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == [
+        "factors_multiples_2p.json",
+        "factors_multiples_5p.json",
+    ]
+
+    def no_games(league_args):
+        raise AssertionError(f"played {league_args.num_players} players again")
+
+    monkeypatch.setattr(leaderboard, "run_league", no_games)
+    again = leaderboard.main(board("again")).read_text()
+    assert again == first  # the same tables and ratings, none of it replayed
+
+    monkeypatch.setattr(leaderboard, "clean_commit", lambda: "b" * 40)  # another commit
+    with pytest.raises(AssertionError, match="played 2 players again"):
+        leaderboard.main(board("other"))
+    monkeypatch.setattr(leaderboard, "clean_commit", lambda: None)  # uncommitted changes
+    with pytest.raises(AssertionError, match="played 2 players again"):
+        leaderboard.main(board("dirty"))

@@ -8,21 +8,28 @@ Each (game, table size) is its own league (``training.league``), so its ratings 
 agents at that table only. The page says when, at which commit and by which command it was
 made; rerunning the command at that commit gives the same tables (no agent has a clock
 budget), except the seconds per decision.
+
+The whole page takes hours on 2 cores, so every finished league is kept in
+``--checkpoints``: the same command rerun at the same commit (after an interruption, or from
+another session) plays only the leagues not finished yet. A league is kept only when the
+working tree has no uncommitted changes, since its games would not be reproducible.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
-from dataclasses import dataclass
+import subprocess
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from agents.base import split_agent_specs
 from boardgame_envs.registry import GAMES, game_info, make_rules
 from training.cli_args import at_least, check_fields, one_of, parse_args
 from training.evaluate import PairingResult, Tournament, save_heatmap
-from training.league import Args as LeagueArgs
 from training.league import (
+    ROOT,
     default_agents,
     provenance,
     ranked,
@@ -30,6 +37,7 @@ from training.league import (
     save_rating_plot,
     win_share_matrix,
 )
+from training.league import Args as LeagueArgs
 from training.parallel import BACKENDS
 
 LEADERBOARD_SEARCH = "ismcts:seconds=0"
@@ -66,6 +74,9 @@ class Args:
     ("" = leave it alone)"""
     progress: bool = True
     """show a progress bar per league"""
+    checkpoints: str = "league/leaderboard-checkpoints"
+    """folder keeping every finished league, so that the same command rerun at the same
+    commit plays only the leagues not finished yet ("" = keep none)"""
 
     def __post_init__(self) -> None:
         check_fields(
@@ -172,6 +183,76 @@ def update_readme(readme: Path, block: str) -> None:
     readme.write_text(pattern.sub(lambda _: replacement, text))
 
 
+def clean_commit() -> str | None:
+    """The commit checked out, or None when the working tree has uncommitted changes to
+    tracked files (or is not a git checkout): its games could not be reproduced."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        )
+        changes = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if head.returncode or changes.returncode or changes.stdout.strip():
+        return None
+    return head.stdout.strip()
+
+
+def kept_or_run(league: LeagueArgs, folder: str, commit: str | None) -> Tournament:
+    """The league's tournament: the one kept in ``folder`` if it was played at ``commit``
+    with the same agents, games and seed; otherwise played now, and kept."""
+    if not folder or commit is None:
+        return run_league(league)
+    key = {
+        "commit": commit,
+        "game": league.game,
+        "num_players": league.num_players,
+        "agents": league.agents,
+        "games": league.games,
+        "seed": league.seed,
+    }
+    path = Path(folder) / f"{league.game}_{league.num_players}p.json"
+    kept = _read_kept(path)
+    if kept is not None and kept["key"] == key:
+        print(f"{league.game}, {league.num_players} players: kept from {path}")
+        return _tournament_from_json(kept["tournament"])
+    tournament = run_league(league)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps({"key": key, "tournament": _tournament_to_json(tournament)}))
+    partial.replace(path)
+    return tournament
+
+
+def _read_kept(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _tournament_to_json(tournament: Tournament) -> dict:
+    return {
+        "game": tournament.game,
+        "results": [asdict(r) for r in tournament.results],
+        "ratings": {name: list(rating) for name, rating in tournament.ratings.items()},
+    }
+
+
+def _tournament_from_json(data: dict) -> Tournament:
+    return Tournament(
+        game=data["game"],
+        results=[PairingResult(**row) for row in data["results"]],
+        ratings={name: (mu, sigma) for name, (mu, sigma) in data["ratings"].items()},
+    )
+
+
 def main(args: Args) -> Path:
     page = Path(args.out)
     figures = page.with_suffix("")
@@ -180,26 +261,25 @@ def main(args: Args) -> Path:
     sections = []
     staging = figures.with_name(figures.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
+    version = clean_commit()
     for game in args.game_list():
         sizes = table_sizes(game)
         games = {n: args.two_player_games if n == 2 else args.large_table_games for n in sizes}
-        leagues[game] = {
-            n: run_league(
-                LeagueArgs(
-                    game=game,
-                    num_players=str(n),
-                    agents=args.agents
-                    or ",".join(default_agents(game, split_agent_specs(args.search))),
-                    games=games[n],
-                    seed=args.seed,
-                    workers=args.workers,
-                    backend=args.backend,
-                    ray_address=args.ray_address,
-                    progress=args.progress,
-                )
+        leagues[game] = {}
+        for n in sizes:
+            league_args = LeagueArgs(
+                game=game,
+                num_players=str(n),
+                agents=args.agents
+                or ",".join(default_agents(game, split_agent_specs(args.search), (n,))),
+                games=games[n],
+                seed=args.seed,
+                workers=args.workers,
+                backend=args.backend,
+                ray_address=args.ray_address,
+                progress=args.progress,
             )
-            for n in sizes
-        }
+            leagues[game][n] = kept_or_run(league_args, args.checkpoints, version)
         sections.append(game_section(game, leagues[game], games, staging, page))
     text = "\n".join(
         [
@@ -211,7 +291,7 @@ def main(args: Args) -> Path:
             "expert-iteration network (`net:<game>`) where there are, the search agent "
             f"(`{args.search}`: its default budget, iterations alone; its strength is measured "
             "in [results.md](results.md)) and the search guided by the network "
-            "(`ismcts-net:<game>,seconds=0`) — in a "
+            "(`ismcts-net:<game>,seconds=0`) at the table sizes a network is shipped for — in a "
             "round robin per game and table size: common deals (game g of every "
             f"pairing is dealt from seed {args.seed:,} + g), the lone agent's seat rotated, "
             "openskill (Plackett–Luce) ratings ranked by the conservative μ − 3σ. A matrix "

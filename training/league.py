@@ -2,8 +2,9 @@
 
 Every pair of agents meets at every table size asked for, on common deals (game g of every
 pairing is dealt from seed + g) with the lone agent's seat rotating; by default the agents
-are all a game has: random, heuristic, the shipped PPO policy where there is one, and the
-search agent at two budgets. Games run here, in ``--workers`` processes or as Ray tasks
+are all a game has: random, heuristic, the shipped PPO policy where there is one, the
+search agent at two budgets, and the shipped network alone and guiding the search where one
+is shipped for the table size. Games run here, in ``--workers`` processes or as Ray tasks
 (``--backend ray``, on a local instance or a cluster given by ``--ray-address``); the tables
 are the same for every backend and worker count, as long as no agent has a time budget.
 
@@ -52,26 +53,33 @@ def shipped_model(game: str) -> str | None:
     return f"ppo:{game}" if game in shipped_models() else None
 
 
-def shipped_net_agents(game: str) -> list[str]:
-    """The agent specs of ``game``'s shipped 2-player network, if it has one: the network
-    alone (``net:<game>``) and guiding the search at its default budget without the clock
-    (``ismcts-net:<game>,seconds=0``, reproducible like SEARCH_SPECS)."""
+def shipped_net_agents(game: str, num_players: int = 2) -> list[str]:
+    """The agent specs of ``game``'s network shipped for ``num_players``, if there is one:
+    the network alone (``net:<name>``) and guiding the search at its default budget without
+    the clock (``ismcts-net:<name>,seconds=0``, reproducible like SEARCH_SPECS). A network
+    reads one table size only: ``<game>`` is the 2-player one, ``<game>@<n>p`` the others."""
     from agents.policy_value import shipped_nets
 
-    if game not in shipped_nets():
+    name = game if num_players == 2 else f"{game}@{num_players}p"
+    if name not in shipped_nets():
         return []
-    return [f"net:{game}", f"ismcts-net:{game},seconds=0"]
+    return [f"net:{name}", f"ismcts-net:{name},seconds=0"]
 
 
-def default_agents(game: str, search_specs: Sequence[str] = SEARCH_SPECS) -> list[str]:
-    """Every agent the game has: random, heuristic, its shipped PPO policy and network (if
-    any), the search agent at the given budgets (by default a small one and the game's
-    default) and the search guided by the shipped network."""
+def default_agents(
+    game: str, search_specs: Sequence[str] = SEARCH_SPECS, table_sizes: Sequence[int] = (2,)
+) -> list[str]:
+    """Every agent the game has at ``table_sizes``: random, heuristic, its shipped PPO
+    policy (if any), the search agent at the given budgets (by default a small one and the
+    game's default), and the shipped network alone and guiding the search where one is
+    shipped for the table size (a league over several sizes has no network: each reads
+    one)."""
     agents = ["random", "heuristic"]
     model = shipped_model(game)
     if model is not None:
         agents.append(model)
-    nets = shipped_net_agents(game)
+    sizes = set(table_sizes)
+    nets = shipped_net_agents(game, sizes.pop()) if len(sizes) == 1 else []
     return agents + nets[:1] + list(search_specs) + nets[1:]
 
 
@@ -85,7 +93,8 @@ class Args:
     """comma-separated agent specs, as for eval, your own among them (module.path:attr or
     path/to/file.py:attr) ("" = every agent the game has: random, heuristic, the shipped
     policy ppo:<game> and network net:<game> where there are, ismcts at two budgets of
-    iterations alone, and ismcts-net:<game>,seconds=0 where a network is shipped). ismcts
+    iterations alone, and ismcts-net:<game>,seconds=0 where a network is shipped for the
+    table size; a league over several table sizes has no network agents). ismcts
     stops each decision at 0.25 s by default, so its tables depend on the machine's speed;
     ismcts:seconds=0 gives reproducible tables"""
     games: int = 100
@@ -113,11 +122,16 @@ class Args:
 
 
 def run_league(args: Args) -> Tournament:
-    specs = split_agent_specs(args.agents) if args.agents else default_agents(args.game)
+    sizes = parse_int_list("num_players", args.num_players)
+    specs = (
+        split_agent_specs(args.agents)
+        if args.agents
+        else default_agents(args.game, table_sizes=sizes)
+    )
     return run_tournament(
         args.game,
         specs,
-        parse_int_list("num_players", args.num_players),
+        sizes,
         args.games,
         args.seed,
         args.progress,
