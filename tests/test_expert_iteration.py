@@ -14,9 +14,11 @@ import torch
 from agents import make_agent
 from agents.policy_value import load_net
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
-from training import cli
+from training import cli, opponents
 from training import expert_iteration as exit_
 from training.evaluate import play_game
+from training.exit_checkpoints import RunState
+from training.labelled_games import GameTask, net_bytes, play_and_label, without_network
 from training.parallel import run_tasks
 
 #: The cheapest search of every game: a few tree iterations, no paired checks.
@@ -80,7 +82,7 @@ def test_every_game_trains_and_leaves_a_network_that_plays(tmp_path, game):
 
 
 def test_samples_hold_search_targets_and_relative_values():
-    task = exit_.GameTask(
+    task = GameTask(
         game="cornucopia",
         num_players=3,
         seed=11,
@@ -93,7 +95,7 @@ def test_samples_hold_search_targets_and_relative_values():
         target="visits",
         nets={},
     )
-    game = exit_.play_and_label(task)
+    game = play_and_label(task)
     samples = len(game["obs"])
     assert 0 < samples < game["decisions"]  # about half the learner's decisions
     assert game["obs"].shape == (samples, int(np.prod(make_rules("cornucopia").observation_shape)))
@@ -129,9 +131,9 @@ def test_workers_play_the_same_games(tmp_path):
     from agents.policy_value import PolicyValueNet
 
     net = PolicyValueNet(args.game, 2, hidden=8, layers=1)
-    tasks = exit_.iteration_tasks(args, exit_.RunState(), 2, exit_.net_bytes(net))
-    here = list(run_tasks(exit_.play_and_label, tasks, workers=1))
-    there = list(run_tasks(exit_.play_and_label, tasks, workers=2))
+    tasks = exit_.iteration_tasks(args, RunState(), 2, net_bytes(net))
+    here = list(run_tasks(play_and_label, tasks, workers=1))
+    there = list(run_tasks(play_and_label, tasks, workers=2))
     for a, b in zip(here, there):
         for key in ("obs", "mask", "policy", "value"):
             assert np.array_equal(a[key], b[key])
@@ -139,7 +141,7 @@ def test_workers_play_the_same_games(tmp_path):
 
 def test_the_search_can_be_guided_by_the_network_being_trained(tmp_path):
     search = "ismcts-net:{net},seconds=0,iterations=4,prior=1"
-    assert exit_.without_network(search) == "ismcts:seconds=0,iterations=4"
+    assert without_network(search) == "ismcts:seconds=0,iterations=4"
     run_dir = exit_.main(tiny(tmp_path, search=search, label_share=0.5))
     rows = list(csv.DictReader((run_dir / "eval.csv").open()))
     assert int(rows[-1]["iteration"]) == 2 and int(rows[-1]["samples"]) > 0
@@ -157,9 +159,43 @@ def test_a_run_starts_from_the_heuristics_moves_or_from_a_network(tmp_path):
 
 
 def test_opponent_mix_keeps_agent_options():
-    mix = exit_.parse_opponents("ismcts:iterations=50=0.5,heuristic=1.5,past")
+    mix = opponents.opponent_shares("ismcts:iterations=50=0.5,heuristic=1.5,past")
     assert mix == [("ismcts:iterations=50", 0.5 / 3), ("heuristic", 1.5 / 3), ("past", 1 / 3)]
-    assert exit_.parse_opponents("ismcts:iterations=50") == [("ismcts:iterations=50", 1.0)]
+    assert opponents.opponent_shares("ismcts:iterations=50") == [("ismcts:iterations=50", 1.0)]
+    with pytest.raises(InvalidConfigError, match="weights >= 0"):
+        opponents.opponent_shares("heuristic=0,random=0")
+
+
+@pytest.mark.parametrize(
+    "part, spec, weight",
+    [
+        ("heuristic", "heuristic", ""),
+        ("heuristic=0.5", "heuristic", "0.5"),
+        ("ismcts:iterations=50", "ismcts:iterations=50", ""),
+        ("ismcts:iterations=50,seconds=0=0.2", "ismcts:iterations=50,seconds=0", "0.2"),
+        ("ppo:wasabi,device=cuda:1", "ppo:wasabi,device=cuda:1", ""),
+        ("ppo:wasabi,device=cuda:1=0.5", "ppo:wasabi,device=cuda:1", "0.5"),
+        ("ppo:runs/x=0.5", "ppo:runs/x", "0.5"),
+        ("net:runs/a,sample=1", "net:runs/a,sample=1", ""),
+        ("net:runs/a,sample=1=0.3", "net:runs/a,sample=1", "0.3"),
+        ("ismcts-net:{net},prior=1", "ismcts-net:{net},prior=1", ""),
+        ("ismcts-net:{net},iterations=8=2", "ismcts-net:{net},iterations=8", "2"),
+        ("my_agents.py:FirstLegal=0.5", "my_agents.py:FirstLegal", "0.5"),
+    ],
+)
+def test_both_algorithms_read_a_mix_part_alike(part, spec, weight):
+    # PPO's mix (an AgentMix per env) and expert iteration's (shares drawn per seat) split
+    # every part the same way: an agent's own option is never taken for a weight.
+    assert opponents.spec_and_weight(part) == (spec, weight)
+
+
+def test_a_weight_that_is_no_number_is_refused_alike_by_both_algorithms():
+    for read in (
+        opponents.opponent_shares,
+        lambda text: opponents.parse_opponents(text, "wasabi", None),
+    ):
+        with pytest.raises(InvalidConfigError, match="weight 'x' is not a number"):
+            read("heuristic=x")
 
 
 @pytest.mark.parametrize(

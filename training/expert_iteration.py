@@ -48,6 +48,17 @@ CPU seconds in eval.csv are those of the play, labelling and learning: this proc
 its worker processes' (``getrusage``), and on Ray the CPU time each task reports;
 evaluations are counted apart (``eval_cpu_seconds``).
 
+This file reads top to bottom: the recipes and arguments (``RECIPES``, ``Args``), the loop
+(``main``), then what the loop calls, in order. The rest, one concern a module:
+
+    training/labelled_games.py    one game played and labelled by the search: a worker's task
+    training/replay_window.py     the replay window of the samples, and learning from it
+    training/exit_checkpoints.py  the run's counters and checkpoints, and resuming
+    training/opponents.py         the opponents' mix (read as PPO reads it) and its draw
+    training/parallel.py          the games in worker processes or Ray tasks
+    training/run_files.py         run directories, config.json, atomic writes, checkpoints
+    training/learning_curve.py    learning_curve.png
+
 Choices, and why (``RECIPES`` holds each game's; measured on Factors and Multiples):
 
 - Labels come from the learner's own positions (DAgger), not from the search's games: the
@@ -78,10 +89,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import hashlib
-import math
-import resource
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -90,8 +97,8 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from agents.base import make_agent, resolve_agent_spec, split_agent_specs
-from agents.ppo import DEVICE, DEVICES_TEXT, describe_device, one_torch_thread, resolve_device
+from agents.base import make_agent
+from agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
 from training import learning_curve
@@ -106,29 +113,35 @@ from training.cli_args import (
     one_of,
     parse_args,
 )
-from training.coded_rows import CodedRows
-from training.parallel import BACKENDS, run_tasks
-from training.run_files import (
-    new_run_dir,
-    newest_checkpoint,
-    read_config,
-    save_checkpoint,
-    write_atomically,
-    write_config,
+from training.exit_checkpoints import (
+    ALGO,
+    RunState,
+    cpu_seconds_used,
+    load_iteration,
+    optimizer_to,
+    save_iteration,
+    save_network,
 )
+from training.labelled_games import (
+    NET_PLACEHOLDER,
+    GameTask,
+    net_bytes,
+    play_and_label,
+    without_network,
+    worker_agent,
+)
+from training.opponents import PAST, SELF_PLAY, draw_opponent, opponent_shares, resolve_opponents
+from training.parallel import BACKENDS, run_tasks
+from training.replay_window import ReplayWindow, learn, make_block
+from training.run_files import new_run_dir, read_config, write_atomically, write_config
 
-ALGO = "exit"
 EVAL_SEED = 1_000_000_000  # evaluation deals; training deals are drawn below this
 EVAL_OPPONENT = "heuristic"
-#: Where a ``--search`` spec names the current network.
-NET_PLACEHOLDER = "{net}"
 #: The search of every recipe: each game's defaults, reproducible (an iteration budget).
 DEFAULT_SEARCH = "ismcts:seconds=0"
 PLAY_MODES = ("searched", "net")
 #: What the policy learns at a labelled decision: the search's visit shares, or its move.
 TARGETS = ("visits", "move")
-#: Opponent names beside agent specs: the current network, and earlier ones.
-SELF_PLAY, PAST = "self-play", "past"
 
 # What every recipe shares; each game's entry overrides a few. The CPU seconds a game costs
 # (play and labelling at label_share=0.25 with the default search, measured on this 2-core
@@ -326,341 +339,271 @@ ARGS_ALLOWED: dict[str, Allowed] = {
 }
 
 
-# -- the opponents: a weighted mix ------------------------------------------------------------
-def parse_opponents(text: str) -> list[tuple[str, float]]:
-    """``"heuristic=0.5,self-play=0.3,past=0.2"`` -> [(spec, weight)], weights summing to 1
-    (a part without ``=weight`` weighs 1). Agent specs keep their own options:
-    ``"ismcts:iterations=50=0.5"`` is ismcts:iterations=50 at weight 0.5."""
-    parts = []
-    for part in split_agent_specs(text):
-        spec, weight = _spec_and_weight(part)
-        parts.append((spec, weight))
-    total = sum(weight for _, weight in parts)
-    if not parts or not all(w >= 0 and math.isfinite(w) for _, w in parts) or total <= 0:
-        raise InvalidConfigError(
-            f"--opponent {text!r} is not allowed; allowed: agents with weights >= 0 (not all "
-            'zero), e.g. "heuristic=0.5,self-play=0.3,past=0.2"'
+# -- the loop ------------------------------------------------------------------------------
+def main(args: Args) -> Path:
+    from torch.utils.tensorboard import SummaryWriter
+
+    args = _resumed_args(args) if args.resume else with_recipe(args)
+    args = dataclasses.replace(args, opponent=resolve_opponents(args.opponent))
+    make_rules(args.game).check_num_players(args.num_players)
+    if args.torch_threads > 0:
+        torch.set_num_threads(args.torch_threads)
+    device = resolve_device(args.device)
+    print(f"expert iteration on {args.game}, learning on {describe_device(device)}")
+    torch.manual_seed(args.seed)
+    net = initial_network(args)
+    args = dataclasses.replace(args, hint=net.hint)  # --init's network decides
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+    # Everything that can refuse the arguments runs before the run directory is made.
+    check_agents(args, net_bytes(net))
+    run, window = RunState(), ReplayWindow(args.window)
+    run_dir = _run_dir(args)
+    if args.resume:
+        run, window = load_iteration(run_dir, net, optimizer, args.window) or (run, window)
+    else:
+        write_config(run_dir, {"args": asdict(args), "algo": ALGO})
+    net.to(device)
+    optimizer_to(optimizer, device)
+    writer = SummaryWriter(log_dir=str(run_dir / "tb"))
+    bar = tqdm(
+        total=args.iterations * args.games_per_iteration,
+        initial=run.iteration * args.games_per_iteration,
+        unit="game",
+        desc=f"exit {args.game}",
+        disable=not args.progress,
+    )
+    warm_started = bool(args.init or args.imitation_games)
+    if run.iteration == 0 and args.imitation_games and not args.init:
+        cpu_start, wall_start = cpu_seconds_used(), time.perf_counter()
+        losses = imitate_heuristic(net, optimizer, args, device)
+        run.cpu_seconds += cpu_seconds_used() - cpu_start
+        run.wall_seconds += time.perf_counter() - wall_start
+        bar.write(
+            f"warm start: the heuristic's moves in {args.imitation_games} games, policy loss "
+            f"{losses['policy_loss']:.3f}, after {run.cpu_seconds / 60:.1f} CPU-minutes"
         )
-    return [(spec, weight / total) for spec, weight in parts]
-
-
-def _spec_and_weight(part: str) -> tuple[str, float]:
-    """A mix part's agent spec and weight: the last ``=number`` is a weight unless it is
-    the agent's own option (``ismcts:iterations=50``: an option; ``=50=0.5``: weight 0.5)."""
-    head, sep, tail = part.rpartition("=")
-    if not sep:
-        return part, 1.0
-    last_item = part.split(",")[-1].split(":")[-1]
-    if last_item.count("=") == 1 and ":" in part and _is_option(part, last_item.partition("=")[0]):
-        return part, 1.0
     try:
-        return head.strip(), float(tail)
-    except ValueError:
-        raise InvalidConfigError(
-            f"--opponent part {part!r}: weight {tail!r} is not a number; write agent=weight, "
-            "e.g. heuristic=0.5"
-        ) from None
-
-
-def _is_option(part: str, name: str) -> bool:
-    """Whether ``name`` is an option of the agent kind ``part`` starts with (ismcts:, ...)."""
-    from agents.base import NET_SEARCH_OPTIONS, NET_SPEC_OPTIONS
-    from agents.ppo import SPEC_OPTIONS
-    from agents.search import OPTIONS
-
-    options = {
-        "ismcts": OPTIONS,
-        "ppo": SPEC_OPTIONS,
-        "net": NET_SPEC_OPTIONS,
-        "ismcts-net": (*OPTIONS, *NET_SEARCH_OPTIONS),
-    }
-    return name in options.get(part.partition(":")[0], ())
-
-
-def draw_opponent(mix: list[tuple[str, float]], pool: list[int], rng: np.random.Generator) -> str:
-    """One seat's opponent for one game: a spec, ``self-play``, or ``past:<iteration>``
-    (``past`` falls back to self-play while the pool is empty)."""
-    specs, weights = zip(*mix)
-    spec = specs[int(rng.choice(len(specs), p=np.asarray(weights)))]
-    if spec == PAST:
-        return f"{PAST}:{pool[int(rng.integers(len(pool)))]}" if pool else SELF_PLAY
-    return spec
-
-
-# -- one game, played and labelled (a worker's task) --------------------------------------------
-@dataclass(frozen=True)
-class GameTask:
-    """Everything one game needs, as plain data: what a worker process or Ray task gets."""
-
-    game: str
-    num_players: int
-    seed: int
-    """the deal's seed; the agents' seeds derive from it"""
-    learner_seat: int
-    learner: str
-    """``net`` (the current network, sampling) or an agent spec (the first iteration's)"""
-    opponents: tuple[str, ...]
-    """one per other seat, in seat order: a spec, ``self-play`` or ``past:<iteration>``"""
-    search: str
-    label_share: float
-    play: str
-    target: str
-    nets: dict
-    """network bytes by name: ``current`` and ``past:<iteration>`` as the game needs them"""
-    hint: str = "none"
-    """the network's hint (``agents.policy_value.HINTS``): the samples' observations end
-    with its one-hot"""
-
-
-def play_and_label(task: GameTask) -> dict:
-    """Play one game and label a share of the learner's decisions with the search.
-
-    Returns the samples (``obs`` float32[k, obs], ``mask`` bool[k, A], ``policy``
-    float32[k, A], ``value`` float32[k, n]) and the game's figures (``decisions``,
-    ``learner_return``, ``cpu_seconds``)."""
-    started = time.process_time()
-    with one_torch_thread():
-        from agents.policy_value import encode_view
-
-        rules = make_rules(task.game)
-        hinted = task.hint != "none"
-        hint = make_agent(task.hint, task.game, seed=task.seed) if hinted else None
-        state = rules.new_state(task.num_players, seed=task.seed)
-        seats = _seat_agents(task)
-        for seat, agent in enumerate(seats):
-            agent.reset(task.seed * 7919 + seat)  # as training.evaluate seeds them
-        search = _worker_agent(_search_spec(task), task.game, task.nets)
-        search.reset(task.seed * 7919 + task.num_players)
-        labels = np.random.default_rng([task.seed, 1])
-        rows: dict[str, list] = {"obs": [], "mask": [], "policy": []}
-        decisions = 0
-        while not state.is_terminal():
-            seat = state.current_player
-            view = state.view(seat)
-            chooser = seats[seat]
-            if seat == task.learner_seat and len(view.legal_actions()) > 1:
-                decisions += 1
-                if labels.random() < task.label_share:
-                    searched = search.act(view)
-                    observation, mask = encode_view(view, hint)
-                    rows["obs"].append(observation)
-                    rows["mask"].append(mask)
-                    rows["policy"].append(_policy_target(task, search, view, searched))
-                    if task.play == "searched":
-                        state.apply(searched)
-                        continue
-            state.apply(chooser.act(view))
-        returns = state.returns()
-    n = task.num_players
-    value = [returns[(task.learner_seat + k) % n] for k in range(n)]
-    k, action_size = len(rows["obs"]), rules.action_size
-    width = int(np.prod(rules.observation_shape)) + (action_size if hinted else 0)
-    return dict(
-        obs=np.asarray(rows["obs"], dtype=np.float32).reshape(k, width),
-        mask=np.asarray(rows["mask"], dtype=bool).reshape(k, action_size),
-        policy=np.asarray(rows["policy"], dtype=np.float32).reshape(k, action_size),
-        value=np.tile(np.asarray(value, dtype=np.float32), (k, 1)),
-        decisions=decisions,
-        learner_return=float(returns[task.learner_seat]),
-        cpu_seconds=time.process_time() - started,
-    )
-
-
-def _policy_target(task: GameTask, search, view, searched: int) -> np.ndarray:
-    from agents.search_net import search_policy_target
-
-    if task.target == "visits":
-        return search_policy_target(search, view, searched)
-    target = np.zeros(len(view.legal_action_mask()), dtype=np.float32)
-    target[searched] = 1.0
-    return target
-
-
-def _seat_agents(task: GameTask) -> list:
-    """The agent of every seat: the learner, then the opponents in seat order."""
-    others = iter(task.opponents)
-    agents = []
-    for seat in range(task.num_players):
-        if seat == task.learner_seat:
-            spec = "net:{current},sample=1" if task.learner == "net" else task.learner
-        else:
-            name = next(others)
-            if name == SELF_PLAY:
-                spec = "net:{current}"
-            elif name.startswith(f"{PAST}:"):
-                spec = "net:{" + name + "}"
-            else:
-                spec = name
-        agents.append(_worker_agent(spec, task.game, task.nets, seat))
-    return agents
-
-
-def _search_spec(task: GameTask) -> str:
-    """The search's spec with ``{net}`` naming the current network; while there is none,
-    the same search without it (see :func:`without_network`)."""
-    if NET_PLACEHOLDER not in task.search:
-        return task.search
-    if "current" not in task.nets:
-        return without_network(task.search)
-    return task.search.replace(NET_PLACEHOLDER, "{current}")
-
-
-def without_network(spec: str) -> str:
-    """``ismcts-net:{net},seconds=0,iterations=200,prior=1`` -> ``ismcts:seconds=0,
-    iterations=200``: the plain search, its own options kept, the network's dropped."""
-    from agents.search import OPTIONS
-
-    options = [part for part in spec.split(",")[1:] if part.partition("=")[0].strip() in OPTIONS]
-    return "ismcts:" + ",".join(options) if options else "ismcts"
-
-
-#: A worker's agents, by spec (with the networks' digests in it) and seat: built once per
-#: worker and network, reseeded for every game.
-_WORKER_AGENTS: dict[tuple[str, str, int], object] = {}
-
-
-def _worker_agent(spec: str, game: str, nets: dict, seat: int = -1):
-    """The agent of ``spec``, where ``{name}`` stands for the file of ``nets[name]`` (each
-    network written once per worker to a file named by its digest)."""
-    for name, data in nets.items():
-        placeholder = "{" + name + "}"
-        if placeholder in spec:
-            spec = spec.replace(placeholder, str(_net_file(data)))
-    key = (game, spec, seat)
-    if key not in _WORKER_AGENTS:
-        if len(_WORKER_AGENTS) > 64:  # networks of iterations long gone
-            _WORKER_AGENTS.clear()
-        _WORKER_AGENTS[key] = make_agent(spec, game)
-    return _WORKER_AGENTS[key]
-
-
-def _net_file(data: bytes) -> Path:
-    """A network's bytes as a file in the temporary folder, named by their digest."""
-    path = (
-        Path(tempfile.gettempdir())
-        / "boardgame-envs-nets"
-        / (hashlib.sha256(data).hexdigest()[:24] + ".pt")
-    )
-    if not path.exists():
-        write_atomically(path, lambda temp: Path(temp).write_bytes(data))
-    return path
-
-
-# -- the replay window ---------------------------------------------------------------------------
-@dataclass
-class Block:
-    """One iteration's samples (observations one byte a value: ``CodedRows``)."""
-
-    iteration: int
-    obs: CodedRows
-    mask: np.ndarray
-    policy: np.ndarray
-    value: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.mask)
-
-
-def make_block(iteration: int, games: list[dict]) -> Block:
-    obs = CodedRows()
-    for game in games:
-        for row in game["obs"]:
-            obs.append(row)
-    return Block(
-        iteration,
-        obs.freeze(),
-        *(np.concatenate([game[key] for game in games]) for key in ("mask", "policy", "value")),
-    )
-
-
-class ReplayWindow:
-    """The samples of the last ``size`` iterations, drawn from as one table."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.blocks: list[Block] = []
-
-    def add(self, block: Block) -> None:
-        self.blocks = [*self.blocks, block][-self.size :]
-
-    def __len__(self) -> int:
-        return sum(len(block) for block in self.blocks)
-
-    def batch(self, index: np.ndarray) -> tuple[np.ndarray, ...]:
-        """(obs, mask, policy, value) of the samples at ``index`` (positions in the window,
-        oldest first), in ascending order (a minibatch's loss does not depend on it)."""
-        index = np.sort(index)
-        starts = np.cumsum([0] + [len(block) for block in self.blocks])
-        parts = []
-        for block, start, end in zip(self.blocks, starts, starts[1:]):
-            local = index[(index >= start) & (index < end)] - start
-            if len(local):
-                parts.append(
-                    (block.obs[local], block.mask[local], block.policy[local], block.value[local])
+        for iteration in range(run.iteration + 1, args.iterations + 1):
+            cpu_start, wall_start = cpu_seconds_used(), time.perf_counter()
+            # 1. Play and label: the iteration's games, in the workers.
+            current = net_bytes(net) if iteration > 1 or warm_started else None
+            tasks = iteration_tasks(args, run, iteration, current)
+            games, task_cpu = [], 0.0
+            for game in run_tasks(
+                play_and_label, tasks, args.workers, args.backend, args.ray_address
+            ):
+                games.append(game)
+                task_cpu += game["cpu_seconds"]
+                bar.update()
+            # 2. Learn: the new samples join the window, Adam draws from all of it.
+            block = make_block(iteration, games)
+            window.add(block)
+            losses = learn(
+                net,
+                optimizer,
+                window,
+                len(block),
+                epochs=args.epochs,
+                batch_size=args.batch_size,
+                value_weight=args.value_weight,
+                seed=derived_seed(args.seed, iteration, "learn"),
+                device=device,
+            )
+            if current is not None:
+                run.pool = [*run.pool, (iteration - 1, current)][-args.pool_size :]
+            run.iteration = iteration
+            run.games += len(games)
+            run.samples += len(block)
+            run.cpu_seconds += cpu_seconds_used() - cpu_start
+            if args.backend == "ray":  # Ray's workers are no child processes of this one
+                run.cpu_seconds += task_cpu
+            run.wall_seconds += time.perf_counter() - wall_start
+            net_path = save_network(run_dir, net, run)
+            figures = dict(
+                losses,
+                samples=len(block),
+                window=len(window),
+                learner_return=float(np.mean([g["learner_return"] for g in games])),
+                cpu_hours=run.cpu_seconds / 3600,
+            )
+            for name, value in figures.items():
+                writer.add_scalar(f"train/{name}", value, iteration)
+            # 3. Evaluate, now and then; then the checkpoint that marks the iteration done.
+            if iteration == args.iterations or (
+                args.eval_every and iteration % args.eval_every == 0
+            ):
+                row = evaluate_and_log(run_dir, net_path, args, run, writer)
+                bar.write(
+                    f"iteration {iteration}: {row['win_share']} against {EVAL_OPPONENT} "
+                    f"[{row['ci95_low']}, {row['ci95_high']}] after {run.cpu_seconds / 60:.1f} "
+                    "CPU-minutes"
                 )
-        return tuple(np.concatenate(column) for column in zip(*parts))
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """Everything, as named arrays for ``np.savez``; :meth:`from_arrays` reads them."""
-        arrays: dict[str, np.ndarray] = {"iterations": np.array([b.iteration for b in self.blocks])}
-        for b in self.blocks:
-            coded = b.obs.arrays()
-            arrays.update(
-                {
-                    f"{b.iteration}_rows": coded["rows"],
-                    f"{b.iteration}_table": coded["table"],
-                    f"{b.iteration}_mask": b.mask,
-                    f"{b.iteration}_policy": b.policy,
-                    f"{b.iteration}_value": b.value,
-                }
+            save_iteration(run_dir, net_path, net, optimizer, window, run)
+            bar.set_postfix(
+                policy_loss=f"{losses['policy_loss']:.3f}", value_loss=f"{losses['value_loss']:.3f}"
             )
-        return arrays
+    finally:
+        bar.close()
+        writer.close()
+    print(f"saved {run_dir / 'net.pt'}")
+    return run_dir
 
-    @classmethod
-    def from_arrays(cls, size: int, arrays) -> ReplayWindow:
-        window = cls(size)
-        for i in arrays["iterations"].tolist():
-            obs = CodedRows.from_arrays(arrays[f"{i}_rows"], arrays[f"{i}_table"])
-            window.add(
-                Block(i, obs, *(arrays[f"{i}_{key}"] for key in ("mask", "policy", "value")))
+
+# -- what the loop calls, in order -----------------------------------------------------------
+def _resumed_args(args: Args) -> Args:
+    """The run's saved arguments; ``iterations`` may be raised (never lowered), and the
+    workers, backend, Ray address, device and progress bar are this machine's choice."""
+    saved = read_config(args.resume, "expert_iteration")["args"]
+    target = saved["iterations"]
+    saved.setdefault("hint", "none")  # runs made before networks had hints
+    saved.update(
+        resume=args.resume,
+        iterations=target if args.iterations is None else max(args.iterations, target),
+        workers=args.workers,
+        backend=args.backend,
+        ray_address=args.ray_address,
+        device=args.device,
+        progress=args.progress,
+    )
+    return Args(**saved)
+
+
+def initial_network(args: Args):
+    """A fresh network of the run's shape, or (``--init``) the one it starts from."""
+    from agents.policy_value import PolicyValueNet, load_net
+
+    if not args.init:
+        return PolicyValueNet(
+            args.game, args.num_players, hidden=args.hidden, layers=args.layers, hint=args.hint
+        ).eval()
+    net, _ = load_net(args.init, game=args.game)
+    if net.num_players != args.num_players:
+        raise InvalidConfigError(
+            f"--init {args.init!r} is a network for {net.num_players} players, not "
+            f"{args.num_players}; allowed: a network of {args.game} at {args.num_players} players"
+        )
+    return net
+
+
+def check_agents(args: Args, current: bytes) -> None:
+    """Build every agent the games will seat (``current``: the network's bytes), so a bad
+    spec fails before the run starts."""
+    from agents.search import ISMCTSAgent
+
+    nets = {"current": current}
+    for spec, _ in opponent_shares(args.opponent):
+        if spec not in (SELF_PLAY, PAST):
+            _check_reproducible(make_agent(spec, args.game), "--opponent", spec)
+    search_specs = {args.search.replace(NET_PLACEHOLDER, "{current}")}
+    if NET_PLACEHOLDER in args.search:
+        search_specs.add(without_network(args.search))
+    for spec in search_specs:
+        search = worker_agent(spec, args.game, nets)
+        if not isinstance(search, ISMCTSAgent):
+            raise InvalidConfigError(
+                f"--search {args.search!r} is not a search agent; allowed: ismcts[:options] "
+                "or ismcts-net:<network>[,options] ({net}: the network being trained)"
             )
-        return window
+        _check_reproducible(search, "--search", args.search)
 
 
-# -- learning ------------------------------------------------------------------------------------
-def learn(
-    net, optimizer, window: ReplayWindow, new_samples: int, args: Args, iteration: int, device: str
-) -> dict:
-    """Adam on minibatches drawn from the whole window, as many as ``epochs`` passes over
-    the iteration's ``new_samples`` take (so an iteration costs the same however large the
-    window grows); the mean losses over them."""
-    generator = torch.Generator().manual_seed(derived_seed(args.seed, iteration, "learn"))
-    steps = math.ceil(args.epochs * new_samples / args.batch_size)
-    size = len(window)
-    if steps == 0 or size == 0:  # no new label (a tiny run): nothing to learn from
-        return {"policy_loss": 0.0, "value_loss": 0.0}
-    # Passes over the window in random orders, cut into the minibatches.
-    passes = math.ceil(steps * args.batch_size / size)
-    order = torch.cat([torch.randperm(size, generator=generator) for _ in range(passes)]).numpy()
-    net.train()
-    totals = np.zeros(2)
-    for step in range(steps):
-        index = order[step * args.batch_size : (step + 1) * args.batch_size]
-        obs, mask, policy, value = (torch.as_tensor(c, device=device) for c in window.batch(index))
-        logits, values = net(obs, mask)
-        # Illegal actions hold no target mass: their (very negative) log-probabilities are
-        # zeroed rather than multiplied, so they can never make a NaN.
-        log_probs = torch.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0)
-        policy_loss = -(policy * log_probs).sum(dim=-1).mean()
-        value_loss = torch.nn.functional.mse_loss(values, value)
-        loss = policy_loss + args.value_weight * value_loss
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        totals += np.array([policy_loss.item(), value_loss.item()])
-    net.eval()
-    policy_loss, value_loss = totals / steps
-    return {"policy_loss": policy_loss, "value_loss": value_loss}
+def _check_reproducible(agent, flag: str, spec: str) -> None:
+    """Refuse a search with a time budget: its moves would depend on the machine's speed
+    and load, and a run on its seed could not be repeated (nor resumed to the same net)."""
+    seconds = getattr(getattr(agent, "options", None), "seconds", 0)
+    if seconds:
+        raise InvalidConfigError(
+            f"{flag} {spec!r} searches for seconds={seconds:g} a decision, so its moves depend "
+            "on the machine's speed; allowed: a budget of iterations alone, e.g. add "
+            "seconds=0 (and iterations=N)"
+        )
+
+
+def _run_dir(args: Args) -> Path:
+    """The run directory: ``--resume``'s, or a new one (``--run-name``, or
+    ``<game>__exit__<seed>__<time>``), created."""
+    if args.resume:
+        return Path(args.resume)
+    if args.run_name:
+        run_dir = Path(args.out_dir) / args.run_name
+        run_dir.mkdir(parents=True, exist_ok=True)
+        return run_dir
+    return new_run_dir(args.out_dir, args.game, ALGO, args.seed)
+
+
+def imitate_heuristic(net, optimizer, args: Args, device: str) -> dict:
+    """The warm start: ``imitation_games`` heuristic games (deals of their own), the moves
+    of one seat each (rotated) as one-hot targets and the outcome as values; ``learn`` then
+    makes ``imitation_epochs`` passes over them. The heuristic's moves are cheap labels, so
+    the network starts near its play and the search's labels teach what it adds."""
+    tasks = [
+        GameTask(
+            game=args.game,
+            num_players=args.num_players,
+            seed=derived_seed(args.seed, 0, "imitation", g) % EVAL_SEED,
+            learner_seat=g % args.num_players,
+            learner="heuristic",
+            opponents=("heuristic",) * (args.num_players - 1),
+            search="heuristic",
+            label_share=1.0,
+            play="searched",
+            target="move",
+            nets={},
+            hint=args.hint,
+        )
+        for g in range(args.imitation_games)
+    ]
+    games = list(run_tasks(play_and_label, tasks, args.workers, args.backend, args.ray_address))
+    window = ReplayWindow(1)
+    block = make_block(0, games)
+    window.add(block)
+    return learn(
+        net,
+        optimizer,
+        window,
+        len(block),
+        epochs=args.imitation_epochs,
+        batch_size=args.batch_size,
+        value_weight=args.value_weight,
+        seed=derived_seed(args.seed, 0, "learn"),
+        device=device,
+    )
+
+
+def iteration_tasks(args: Args, run: RunState, iteration: int, current: bytes | None) -> list:
+    """The games of one iteration: deals, seats and opponents drawn from its own seed."""
+    rng = np.random.default_rng(derived_seed(args.seed, iteration, "opponents"))
+    mix = opponent_shares(args.opponent)
+    pool = [i for i, _ in run.pool]
+    pool_bytes = dict(run.pool)
+    tasks = []
+    for g in range(args.games_per_iteration):
+        opponents = tuple(draw_opponent(mix, pool, rng) for _ in range(args.num_players - 1))
+        if current is None:  # before any training the heuristic stands in for the network
+            opponents = tuple(
+                "heuristic" if o == SELF_PLAY or o.startswith(PAST) else o for o in opponents
+            )
+        nets = {"current": current} if current is not None else {}
+        for name in opponents:
+            if name.startswith(f"{PAST}:"):
+                nets[name] = pool_bytes[int(name.partition(":")[2])]
+        tasks.append(
+            GameTask(
+                game=args.game,
+                num_players=args.num_players,
+                seed=derived_seed(args.seed, iteration, g) % EVAL_SEED,
+                learner_seat=g % args.num_players,
+                learner="net" if current is not None else "heuristic",
+                opponents=opponents,
+                search=args.search,
+                label_share=args.label_share,
+                play=args.play,
+                target=args.target,
+                nets=nets,
+                hint=args.hint,
+            )
+        )
+    return tasks
 
 
 def derived_seed(seed: int, *parts: int | str) -> int:
@@ -672,88 +615,7 @@ def derived_seed(seed: int, *parts: int | str) -> int:
     return int(np.random.SeedSequence(words).generate_state(1)[0])
 
 
-# -- the run's bookkeeping: counters, checkpoints, evaluation -------------------------------
-@dataclass
-class RunState:
-    """What a checkpoint holds beside the network, its optimizer and the replay window."""
-
-    iteration: int = 0
-    games: int = 0
-    samples: int = 0
-    cpu_seconds: float = 0.0
-    """play, labelling and learning (this process, its workers; on Ray the tasks' own)"""
-    eval_cpu_seconds: float = 0.0
-    wall_seconds: float = 0.0
-    pool: list = dataclasses.field(default_factory=list)
-    """[(iteration, network bytes)] of the last ``pool_size`` iterations, oldest first"""
-
-
-def cpu_seconds_used() -> float:
-    """CPU seconds of this process and of its finished child processes (local workers)."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def save_network(run_dir: Path, net, run: RunState) -> Path:
-    """The iteration's network, ``checkpoints/net_<iteration>.pt`` (the two latest kept)."""
-    from agents.policy_value import save_net
-
-    extra = {"algo": ALGO, "iteration": run.iteration, "samples": run.samples}
-    return save_checkpoint(
-        None, run_dir, run.iteration, lambda temp: save_net(net, temp, extra), "net", ".pt"
-    )
-
-
-def save_iteration(
-    run_dir: Path, net_path: Path, net, optimizer, window: ReplayWindow, run: RunState
-) -> None:
-    """The rest of the iteration's checkpoint: the replay window, then the state that
-    marks the checkpoint whole (weights, optimizer, counters, pool); each file written
-    atomically, the two latest kept. Then ``net.pt``, the run's latest network."""
-
-    def write_replay(temp: str) -> None:
-        with open(temp, "wb") as handle:  # a file object: np.savez would add ".npz" to a name
-            np.savez(handle, **window.arrays())
-
-    save_checkpoint(None, run_dir, run.iteration, write_replay, "replay", ".npz")
-    state = {
-        "run": asdict(run),
-        "net": net.state_dict(),
-        "optimizer": optimizer.state_dict(),
-        "torch_rng": torch.get_rng_state(),
-    }
-    save_checkpoint(None, run_dir, run.iteration, lambda t: torch.save(state, t), "state", ".pt")
-    write_atomically(run_dir / "net.pt", lambda temp: Path(temp).write_bytes(net_path.read_bytes()))
-
-
-def load_iteration(run_dir: Path, net, optimizer, window_size: int):
-    """(RunState, ReplayWindow) of ``run_dir``'s newest whole checkpoint, with ``net`` and
-    ``optimizer`` restored; None when it has none."""
-
-    def load(path: Path) -> tuple[RunState, ReplayWindow]:
-        replay_path = path.with_name(path.name.replace("state_", "replay_")).with_suffix(".npz")
-        try:
-            state = torch.load(path, weights_only=True, map_location="cpu")
-            with np.load(replay_path) as arrays:
-                window = ReplayWindow.from_arrays(window_size, arrays)
-        except (OSError, RuntimeError, KeyError, ValueError, EOFError) as error:
-            raise InvalidConfigError(f"{type(error).__name__}: {error}") from None
-        net.load_state_dict(state["net"])
-        optimizer.load_state_dict(state["optimizer"])
-        torch.set_rng_state(state["torch_rng"])
-        run = RunState(**state["run"])
-        run.pool = [(int(i), bytes(data)) for i, data in run.pool]
-        return run, window
-
-    found = newest_checkpoint(run_dir, load, "state", ".pt")
-    if found is None:
-        return None
-    (run, window), path = found
-    print(f"resuming {run_dir} from {path.name} (iteration {run.iteration})")
-    return run, window
-
-
+# -- evaluation: the network against the heuristic, in eval.csv ----------------------------
 EVAL_COLUMNS = (
     "iteration",
     "games",
@@ -767,6 +629,21 @@ EVAL_COLUMNS = (
     "eval_cpu_seconds",
     "wall_seconds",
 )
+
+
+def evaluate_and_log(run_dir: Path, net_path: Path, args: Args, run: RunState, writer) -> dict:
+    """Evaluate the iteration's network (:func:`evaluate_net`), count its CPU and wall
+    seconds in ``run``, write its row to eval.csv, redraw the learning curve and log the
+    win share to tensorboard (``writer``); the row."""
+    eval_cpu, eval_wall = cpu_seconds_used(), time.perf_counter()
+    result = evaluate_net(net_path, args)
+    run.eval_cpu_seconds += cpu_seconds_used() - eval_cpu
+    run.wall_seconds += time.perf_counter() - eval_wall
+    row = eval_row(result, run)
+    write_eval_row(run_dir / "eval.csv", row)
+    plot_learning_curve(run_dir, args.num_players)
+    writer.add_scalar(f"eval/win_share_vs_{EVAL_OPPONENT}", float(row["win_share"]), run.iteration)
+    return row
 
 
 def evaluate_net(net_path: Path, args: Args):
@@ -834,284 +711,5 @@ def plot_learning_curve(run_dir: Path, num_players: int = 2) -> Path:
     )
 
 
-# -- the loop --------------------------------------------------------------------------------------
-def _resumed_args(args: Args) -> Args:
-    """The run's saved arguments; ``iterations`` may be raised (never lowered), and the
-    workers, backend, Ray address, device and progress bar are this machine's choice."""
-    saved = read_config(args.resume, "expert_iteration")["args"]
-    target = saved["iterations"]
-    saved.setdefault("hint", "none")  # runs made before networks had hints
-    saved.update(
-        resume=args.resume,
-        iterations=target if args.iterations is None else max(args.iterations, target),
-        workers=args.workers,
-        backend=args.backend,
-        ray_address=args.ray_address,
-        device=args.device,
-        progress=args.progress,
-    )
-    return Args(**saved)
-
-
-def check_agents(args: Args, net_bytes: bytes) -> None:
-    """Build every agent the games will seat, so a bad spec fails before the run starts."""
-    from agents.search import ISMCTSAgent
-
-    nets = {"current": net_bytes}
-    for spec, _ in parse_opponents(args.opponent):
-        if spec not in (SELF_PLAY, PAST):
-            _check_reproducible(make_agent(spec, args.game), "--opponent", spec)
-    search_specs = {args.search.replace(NET_PLACEHOLDER, "{current}")}
-    if NET_PLACEHOLDER in args.search:
-        search_specs.add(without_network(args.search))
-    for spec in search_specs:
-        search = _worker_agent(spec, args.game, nets)
-        if not isinstance(search, ISMCTSAgent):
-            raise InvalidConfigError(
-                f"--search {args.search!r} is not a search agent; allowed: ismcts[:options] "
-                "or ismcts-net:<network>[,options] ({net}: the network being trained)"
-            )
-        _check_reproducible(search, "--search", args.search)
-
-
-def _check_reproducible(agent, flag: str, spec: str) -> None:
-    """Refuse a search with a time budget: its moves would depend on the machine's speed
-    and load, and a run on its seed could not be repeated (nor resumed to the same net)."""
-    seconds = getattr(getattr(agent, "options", None), "seconds", 0)
-    if seconds:
-        raise InvalidConfigError(
-            f"{flag} {spec!r} searches for seconds={seconds:g} a decision, so its moves depend "
-            "on the machine's speed; allowed: a budget of iterations alone, e.g. add "
-            "seconds=0 (and iterations=N)"
-        )
-
-
-def iteration_tasks(args: Args, run: RunState, iteration: int, current: bytes | None) -> list:
-    """The games of one iteration: deals, seats and opponents drawn from its own seed."""
-    rng = np.random.default_rng(derived_seed(args.seed, iteration, "opponents"))
-    mix = parse_opponents(args.opponent)
-    pool = [i for i, _ in run.pool]
-    pool_bytes = dict(run.pool)
-    tasks = []
-    for g in range(args.games_per_iteration):
-        opponents = tuple(draw_opponent(mix, pool, rng) for _ in range(args.num_players - 1))
-        if current is None:  # before any training the heuristic stands in for the network
-            opponents = tuple(
-                "heuristic" if o == SELF_PLAY or o.startswith(PAST) else o for o in opponents
-            )
-        nets = {"current": current} if current is not None else {}
-        for name in opponents:
-            if name.startswith(f"{PAST}:"):
-                nets[name] = pool_bytes[int(name.partition(":")[2])]
-        tasks.append(
-            GameTask(
-                game=args.game,
-                num_players=args.num_players,
-                seed=derived_seed(args.seed, iteration, g) % EVAL_SEED,
-                learner_seat=g % args.num_players,
-                learner="net" if current is not None else "heuristic",
-                opponents=opponents,
-                search=args.search,
-                label_share=args.label_share,
-                play=args.play,
-                target=args.target,
-                nets=nets,
-                hint=args.hint,
-            )
-        )
-    return tasks
-
-
-def net_bytes(net) -> bytes:
-    """The network as the bytes of its .pt file (``agents.policy_value.save_net``)."""
-    from agents.policy_value import save_net
-
-    with tempfile.TemporaryDirectory() as folder:
-        return save_net(net, Path(folder) / "net.pt").read_bytes()
-
-
-def main(args: Args) -> Path:
-    from torch.utils.tensorboard import SummaryWriter
-
-    args = _resumed_args(args) if args.resume else with_recipe(args)
-    args = dataclasses.replace(args, opponent=_resolved_mix(args.opponent))
-    make_rules(args.game).check_num_players(args.num_players)
-    if args.torch_threads > 0:
-        torch.set_num_threads(args.torch_threads)
-    device = resolve_device(args.device)
-    print(f"expert iteration on {args.game}, learning on {describe_device(device)}")
-    torch.manual_seed(args.seed)
-    net = initial_network(args)
-    args = dataclasses.replace(args, hint=net.hint)  # --init's network decides
-    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
-    # Everything that can refuse the arguments runs before the run directory is made.
-    check_agents(args, net_bytes(net))
-    run, window = RunState(), ReplayWindow(args.window)
-    if args.resume:
-        run_dir = Path(args.resume)
-        loaded = load_iteration(run_dir, net, optimizer, args.window)
-        if loaded is not None:
-            run, window = loaded
-    elif args.run_name:
-        run_dir = Path(args.out_dir) / args.run_name
-        run_dir.mkdir(parents=True, exist_ok=True)
-    else:
-        run_dir = new_run_dir(args.out_dir, args.game, ALGO, args.seed)
-    if not args.resume:
-        write_config(run_dir, {"args": asdict(args), "algo": ALGO})
-    net.to(device)
-    optimizer_to(optimizer, device)
-    writer = SummaryWriter(log_dir=str(run_dir / "tb"))
-    bar = tqdm(
-        total=args.iterations * args.games_per_iteration,
-        initial=run.iteration * args.games_per_iteration,
-        unit="game",
-        desc=f"exit {args.game}",
-        disable=not args.progress,
-    )
-    warm_started = bool(args.init or args.imitation_games)
-    if run.iteration == 0 and args.imitation_games and not args.init:
-        cpu_start, wall_start = cpu_seconds_used(), time.perf_counter()
-        losses = imitate_heuristic(net, optimizer, args, device)
-        run.cpu_seconds += cpu_seconds_used() - cpu_start
-        run.wall_seconds += time.perf_counter() - wall_start
-        bar.write(
-            f"warm start: the heuristic's moves in {args.imitation_games} games, policy loss "
-            f"{losses['policy_loss']:.3f}, after {run.cpu_seconds / 60:.1f} CPU-minutes"
-        )
-    try:
-        for iteration in range(run.iteration + 1, args.iterations + 1):
-            cpu_start, wall_start = cpu_seconds_used(), time.perf_counter()
-            current = net_bytes(net) if iteration > 1 or warm_started else None
-            tasks = iteration_tasks(args, run, iteration, current)
-            games, task_cpu = [], 0.0
-            for game in run_tasks(
-                play_and_label, tasks, args.workers, args.backend, args.ray_address
-            ):
-                games.append(game)
-                task_cpu += game["cpu_seconds"]
-                bar.update()
-            block = make_block(iteration, games)
-            window.add(block)
-            losses = learn(net, optimizer, window, len(block), args, iteration, device)
-            if current is not None:
-                run.pool = [*run.pool, (iteration - 1, current)][-args.pool_size :]
-            run.iteration = iteration
-            run.games += len(games)
-            run.samples += len(block)
-            run.cpu_seconds += cpu_seconds_used() - cpu_start
-            if args.backend == "ray":  # Ray's workers are no child processes of this one
-                run.cpu_seconds += task_cpu
-            run.wall_seconds += time.perf_counter() - wall_start
-            net_path = save_network(run_dir, net, run)
-            figures = dict(
-                losses,
-                samples=len(block),
-                window=len(window),
-                learner_return=float(np.mean([g["learner_return"] for g in games])),
-                cpu_hours=run.cpu_seconds / 3600,
-            )
-            for name, value in figures.items():
-                writer.add_scalar(f"train/{name}", value, iteration)
-            if iteration == args.iterations or (
-                args.eval_every and iteration % args.eval_every == 0
-            ):
-                eval_cpu, eval_wall = cpu_seconds_used(), time.perf_counter()
-                result = evaluate_net(net_path, args)
-                run.eval_cpu_seconds += cpu_seconds_used() - eval_cpu
-                run.wall_seconds += time.perf_counter() - eval_wall
-                row = eval_row(result, run)
-                write_eval_row(run_dir / "eval.csv", row)
-                plot_learning_curve(run_dir, args.num_players)
-                writer.add_scalar(
-                    f"eval/win_share_vs_{EVAL_OPPONENT}", float(row["win_share"]), iteration
-                )
-                bar.write(
-                    f"iteration {iteration}: {row['win_share']} against {EVAL_OPPONENT} "
-                    f"[{row['ci95_low']}, {row['ci95_high']}] after {run.cpu_seconds / 60:.1f} "
-                    "CPU-minutes"
-                )
-            save_iteration(run_dir, net_path, net, optimizer, window, run)
-            bar.set_postfix(
-                policy_loss=f"{losses['policy_loss']:.3f}", value_loss=f"{losses['value_loss']:.3f}"
-            )
-    finally:
-        bar.close()
-        writer.close()
-    print(f"saved {run_dir / 'net.pt'}")
-    return run_dir
-
-
-def imitate_heuristic(net, optimizer, args: Args, device: str) -> dict:
-    """The warm start: ``imitation_games`` heuristic games (deals of their own), the moves
-    of one seat each (rotated) as one-hot targets and the outcome as values; ``learn`` then
-    makes ``imitation_epochs`` passes over them. The heuristic's moves are cheap labels, so
-    the network starts near its play and the search's labels teach what it adds."""
-    tasks = [
-        GameTask(
-            game=args.game,
-            num_players=args.num_players,
-            seed=derived_seed(args.seed, 0, "imitation", g) % EVAL_SEED,
-            learner_seat=g % args.num_players,
-            learner="heuristic",
-            opponents=("heuristic",) * (args.num_players - 1),
-            search="heuristic",
-            label_share=1.0,
-            play="searched",
-            target="move",
-            nets={},
-            hint=args.hint,
-        )
-        for g in range(args.imitation_games)
-    ]
-    games = list(run_tasks(play_and_label, tasks, args.workers, args.backend, args.ray_address))
-    window = ReplayWindow(1)
-    block = make_block(0, games)
-    window.add(block)
-    passes = dataclasses.replace(args, epochs=args.imitation_epochs)
-    return learn(net, optimizer, window, len(block), passes, 0, device)
-
-
-def initial_network(args: Args):
-    """A fresh network of the run's shape, or (``--init``) the one it starts from."""
-    from agents.policy_value import PolicyValueNet, load_net
-
-    if not args.init:
-        return PolicyValueNet(
-            args.game, args.num_players, hidden=args.hidden, layers=args.layers, hint=args.hint
-        ).eval()
-    net, _ = load_net(args.init, game=args.game)
-    if net.num_players != args.num_players:
-        raise InvalidConfigError(
-            f"--init {args.init!r} is a network for {net.num_players} players, not "
-            f"{args.num_players}; allowed: a network of {args.game} at {args.num_players} players"
-        )
-    return net
-
-
-def optimizer_to(optimizer, device: str) -> None:
-    """Move Adam's moment estimates (restored on the CPU) to ``device``."""
-    for state in optimizer.state.values():
-        for key, value in state.items():
-            if isinstance(value, torch.Tensor) and key != "step":
-                state[key] = value.to(device)
-
-
-def _resolved_mix(text: str) -> str:
-    """``--opponent`` with each file agent's path made absolute, for workers started
-    elsewhere and runs resumed from another folder (unchanged when none is a file)."""
-    mix = parse_opponents(text)
-    resolved = [
-        (spec if spec in (SELF_PLAY, PAST) else resolve_agent_spec(spec), weight)
-        for spec, weight in mix
-    ]
-    if resolved == mix:
-        return text
-    return ",".join(f"{spec}={weight!r}" for spec, weight in resolved)
-
-
 if __name__ == "__main__":
-    # Through the importable module, not as __main__: workers find play_and_label by name.
-    from training import expert_iteration
-
-    expert_iteration.main(parse_args(expert_iteration.Args))
+    main(parse_args(Args))

@@ -1,8 +1,12 @@
 """Who sits at the other seats while a policy trains: the opponents' mix and self-play.
 
 ``--opponent`` is a comma-separated list of agent specs, each with an optional weight:
-``"self-play=0.6,heuristic=0.2,random=0.2"``. Every episode, each env draws its opponents
-anew from that weighted mix (:func:`parse_opponents`, an ``AgentMix`` of agents/base.py).
+``"self-play=0.6,heuristic=0.2,random=0.2"``; both training algorithms read it with
+:func:`opponent_weights` (an agent's own options keep their ``=``: :func:`spec_and_weight`).
+Under PPO every episode, each env draws its opponents anew from that weighted mix
+(:func:`parse_opponents`, an ``AgentMix`` of agents/base.py). Expert iteration draws each
+seat of each game from it (:func:`opponent_shares`, :func:`draw_opponent`), where
+``self-play`` is the network being trained and ``past`` one of its earlier iterations.
 
 ``self-play`` stands for a pool of the learner's own past snapshots (:class:`SelfPlayPool`):
 one is saved every ``snapshot_every`` steps to the run's ``pool/`` folder and the last
@@ -14,6 +18,7 @@ env's games depend on its seed alone, whichever process steps it.
 from __future__ import annotations
 
 import io
+import math
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +31,10 @@ from agents.ppo import PPOAgent, load_model, model_input
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from training.run_files import save_atomically, steps_of
 
+#: The learner's own policy: PPO's pool of past snapshots, expert iteration's current network.
 SELF_PLAY = "self-play"
+#: Expert iteration's earlier networks (the last ``--pool-size`` iterations').
+PAST = "past"
 
 
 class SelfPlayPool:
@@ -124,24 +132,69 @@ class PoolSeats:
         return self.copies[shared]
 
 
+# -- the mix, as both algorithms read it -----------------------------------------------------
+def opponent_weights(text: str) -> list[tuple[str, float]]:
+    """``"heuristic=0.5,ismcts:iterations=50=0.3,random"`` -> [(agent spec, weight)], in
+    order; a part without ``=weight`` weighs 1 (see :func:`spec_and_weight`)."""
+    weights = []
+    for part in split_agent_specs(text):
+        spec, weight = spec_and_weight(part)
+        try:
+            weights.append((spec, float(weight) if weight else 1.0))
+        except ValueError:
+            raise InvalidConfigError(
+                f"--opponent part {part!r}: weight {weight!r} is not a number; write "
+                "agent=weight, e.g. heuristic=0.5"
+            ) from None
+    return weights
+
+
+def spec_and_weight(part: str) -> tuple[str, str]:
+    """A mix part's agent spec and its weight as written ("" when it has none). The last
+    ``=number`` is the weight unless it is the agent's own option: ``"heuristic=0.5"`` ->
+    ("heuristic", "0.5"), ``"ismcts:iterations=50"`` -> ("ismcts:iterations=50", ""),
+    ``"ismcts:iterations=50=0.5"`` -> ("ismcts:iterations=50", "0.5"),
+    ``"ppo:wasabi,device=cuda:1=0.5"`` -> ("ppo:wasabi,device=cuda:1", "0.5"),
+    ``"ppo:runs/x=0.5"`` -> ("ppo:runs/x", "0.5")."""
+    if "=" not in part:
+        return part, ""
+    kind, colon, rest = part.partition(":")
+    last = rest.rpartition(",")[2] if colon else ""  # the agent's last option, if it is one
+    name, _, value = last.partition("=")
+    if name.strip() in _spec_options(kind) and "=" not in value:
+        return part, ""
+    spec, _, weight = part.rpartition("=")
+    return spec.strip(), weight
+
+
+def _spec_options(kind: str) -> tuple[str, ...]:
+    """The ``name=value`` options of the agent kind ``kind`` (ismcts, ppo, net, ismcts-net)."""
+    from agents.base import NET_SEARCH_OPTIONS, NET_SPEC_OPTIONS
+    from agents.ppo import SPEC_OPTIONS
+    from agents.search import OPTIONS
+
+    options = {
+        "ismcts": tuple(OPTIONS),
+        "ppo": SPEC_OPTIONS,
+        "net": NET_SPEC_OPTIONS,
+        "ismcts-net": (*OPTIONS, *NET_SEARCH_OPTIONS),
+    }
+    return options.get(kind, ())
+
+
+# -- PPO: one AgentMix per env -----------------------------------------------------------------
 def parse_opponents(spec: str, game: str, pool: SelfPlayPool | None) -> AgentMix:
     """ "random=0.5,heuristic=0.5" → a weighted mix (weights default to 1). Call it once
     per env: the agents are that env's own."""
     agents, weights = [], []
-    for part in split_agent_specs(spec):
-        name, weight = spec_and_weight(part)
+    for name, weight in opponent_weights(spec):
         if name == SELF_PLAY:
             if pool is None:
                 raise InvalidConfigError("self-play needs a snapshot pool")
             agents.append(pool.seats())
         else:
             agents.append(make_agent(name, game))
-        try:
-            weights.append(float(weight) if weight else 1.0)
-        except ValueError as error:
-            raise InvalidConfigError(
-                f"opponent weight {weight!r} in {part!r} is not a number; write e.g. heuristic=0.5"
-            ) from error
+        weights.append(weight)
     return AgentMix(agents, weights)
 
 
@@ -163,21 +216,27 @@ def wants_self_play(opponent: str) -> bool:
     return any(spec_and_weight(part)[0] == SELF_PLAY for part in split_agent_specs(opponent))
 
 
-def spec_and_weight(part: str) -> tuple[str, str]:
-    """``"heuristic=0.5"`` -> ("heuristic", "0.5"); a search agent's or a PPO policy's
-    options keep their own ``=``: ``"ismcts:iterations=50=0.5"`` -> ("ismcts:iterations=50",
-    "0.5"), ``"ppo:wasabi,device=cpu=0.5"`` -> ("ppo:wasabi,device=cpu", "0.5")."""
-    if part.startswith("ppo:") and "," in part:
-        head, _, last = part.rpartition(",")
-        name, _, rest = last.partition("=")
-        value, _, weight = rest.partition("=")
-        return f"{head},{name}={value}", weight
-    if part.startswith("ismcts:"):
-        head, _, last = part.rpartition(",")
-        name, sep, rest = last.partition("=")
-        if "=" in rest:
-            value, _, weight = rest.rpartition("=")
-            return (head + "," if head else "") + f"{name}={value}", weight
-        return part, ""
-    name, _, weight = part.partition("=")
-    return name, weight
+# -- expert iteration: one draw per seat and game -----------------------------------------------
+def opponent_shares(text: str) -> list[tuple[str, float]]:
+    """``"heuristic=0.5,self-play=0.3,past=0.2"`` -> [(spec, share)], the shares summing to
+    1 (:func:`opponent_weights`): ``"ismcts:iterations=50=0.5"`` is ismcts:iterations=50 at
+    weight 0.5."""
+    parts = opponent_weights(text)
+    total = sum(weight for _, weight in parts)
+    if not parts or not all(w >= 0 and math.isfinite(w) for _, w in parts) or total <= 0:
+        raise InvalidConfigError(
+            f"--opponent {text!r} is not allowed; allowed: agents with weights >= 0 (not all "
+            'zero), e.g. "heuristic=0.5,self-play=0.3,past=0.2"'
+        )
+    return [(spec, weight / total) for spec, weight in parts]
+
+
+def draw_opponent(mix: list[tuple[str, float]], pool: list[int], rng: np.random.Generator) -> str:
+    """One seat's opponent for one game from ``mix`` (:func:`opponent_shares`): a spec,
+    ``self-play``, or ``past:<iteration>`` of one of the ``pool``'s iterations (``past``
+    falls back to self-play while the pool is empty)."""
+    specs, weights = zip(*mix)
+    spec = specs[int(rng.choice(len(specs), p=np.asarray(weights)))]
+    if spec == PAST:
+        return f"{PAST}:{pool[int(rng.integers(len(pool)))]}" if pool else SELF_PLAY
+    return spec
