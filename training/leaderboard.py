@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -28,16 +27,16 @@ from agents.base import split_agent_specs
 from boardgame_envs.registry import GAMES, game_info, make_rules
 from training.cli_args import at_least, check_fields, one_of, parse_args
 from training.evaluate import PairingResult, Tournament, save_heatmap
+from training.league import Args as LeagueArgs
 from training.league import (
-    ROOT,
     default_agents,
+    git_output,
     provenance,
     ranked,
     run_league,
     save_rating_plot,
     win_share_matrix,
 )
-from training.league import Args as LeagueArgs
 from training.parallel import BACKENDS
 
 LEADERBOARD_SEARCH = "ismcts:seconds=0"
@@ -186,22 +185,9 @@ def update_readme(readme: Path, block: str) -> None:
 def clean_commit() -> str | None:
     """The commit checked out, or None when the working tree has uncommitted changes to
     tracked files (or is not a git checkout): its games could not be reproduced."""
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
-        )
-        changes = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if head.returncode or changes.returncode or changes.stdout.strip():
-        return None
-    return head.stdout.strip()
+    head = git_output("rev-parse", "HEAD")
+    changes = git_output("status", "--porcelain", "--untracked-files=no")
+    return head if head and changes == "" else None
 
 
 def kept_or_run(league: LeagueArgs, folder: str, commit: str | None) -> Tournament:

@@ -180,17 +180,19 @@ def provenance(module: str = "training.league") -> str:
 
 
 def git_commit() -> str:
+    """The short hash of the commit checked out ("unknown" outside a git checkout)."""
+    return git_output("rev-parse", "--short", "HEAD") or "unknown"
+
+
+def git_output(*arguments: str) -> str | None:
+    """What ``git <arguments>`` prints in the repository, stripped; None when git fails."""
     try:
         done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
+            ["git", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=10
         )
     except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return done.stdout.strip() if done.returncode == 0 else "unknown"
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
 
 
 def league_markdown(tournament: Tournament, games: int, made: str) -> str:
