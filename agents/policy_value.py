@@ -422,7 +422,8 @@ def absolute_values(values: Any, seat: int) -> np.ndarray:
     """The inverse of :func:`relative_returns`: values relative to ``seat`` (``seat``
     first) reordered by seat number, seat 0 first."""
     values = np.asarray(values)
-    return np.roll(values, seat)
+    shift = seat % len(values)  # np.roll(values, seat), without its general-axis overhead
+    return np.concatenate((values[-shift:], values[:-shift])) if shift else values.copy()
 
 
 # -- saving and loading -------------------------------------------------------------------------

@@ -182,7 +182,7 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         observation, mask = self.encode(state.view(mover))
         probabilities, values = self.net_forward(observation, mask)
         self.last_evaluations += 1
-        share = 1.0 / max(1, int(mask.sum()))
+        share = 1.0 / max(1, int(np.count_nonzero(mask)))
         priors = np.where(mask, probabilities, share).astype(np.float64)
         return priors, absolute_values(values, mover).tolist()
 

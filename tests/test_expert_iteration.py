@@ -108,6 +108,35 @@ def test_samples_hold_search_targets_and_relative_values():
     assert game["value"][0].sum() == pytest.approx(0.0, abs=1e-5)  # zero-sum returns
 
 
+def test_consensus_keeps_only_the_labels_that_searches_seeded_apart_agree_on():
+    # Wasabi's heuristic-ruled search departs rarely; a tiny tree departs often and at random.
+    task = GameTask(
+        game="wasabi",
+        num_players=2,
+        seed=3,
+        learner_seat=0,
+        learner="heuristic",
+        opponents=("heuristic",),
+        search=TINY_SEARCH,
+        label_share=1.0,
+        play="searched",
+        target="move",
+        nets={},
+    )
+    alone, agreed = play_and_label(task), play_and_label(dataclasses.replace(task, consensus=2))
+    # The game is the same (the first search's moves are played): every labelled decision
+    # is kept or disputed, and the kept ones are the same samples as without the check.
+    assert alone["disputed"] == 0 and alone["decisions"] == agreed["decisions"]
+    assert 0 < agreed["disputed"] and len(agreed["obs"]) + agreed["disputed"] == len(alone["obs"])
+    kept = [
+        i
+        for i, row in enumerate(alone["obs"])
+        if any(np.array_equal(row, other) for other in agreed["obs"])
+    ]
+    assert len(kept) == len(agreed["obs"])
+    assert np.array_equal(alone["policy"][kept], agreed["policy"])
+
+
 def test_resume_reaches_the_same_weights(tmp_path):
     # Three iterations: the third's games seat the network of the first (past) and the
     # second's (the learner, self-play), both restored from the checkpoint.

@@ -5,10 +5,11 @@ learner's, rotated by the loop, and the opponents'), the search that labels and 
 networks' bytes. :func:`play_and_label` plays it and returns arrays: at a share
 ``label_share`` of the learner's decisions with two or more legal moves, the search decides
 from the learner's view and the sample (observation, legal mask, the policy target: the
-search's visit shares or its move) is kept; the game goes on with the searched move
-(``play="searched"``) or the learner's own. At the end every sample gets the value target,
-``state.returns()`` ordered from the labelled seat (index 0 = that seat, 1 = the next in
-turn order, ...).
+search's visit shares or its move) is kept (with ``consensus`` above 1, only where searches
+seeded apart all choose that move: a label another search would not repeat is noise); the
+game goes on with the searched move (``play="searched"``) or the learner's own. At the end
+every sample gets the value target, ``state.returns()`` ordered from the labelled seat
+(index 0 = that seat, 1 = the next in turn order, ...).
 
 The tasks are pure: the same task gives the same arrays in any process (``--workers``, a Ray
 task), as every agent is reseeded from the task's seed. A worker builds each agent once per
@@ -62,6 +63,9 @@ class GameTask:
     hint: str = "none"
     """the network's hint (``agents.policy_value.HINTS``): the samples' observations end
     with its one-hot"""
+    consensus: int = 1
+    """searches per labelled decision, seeded apart; with 2 or more, a decision is kept only
+    where every one chooses the same move (the game goes on with the first one's)"""
 
 
 def play_and_label(task: GameTask) -> dict:
@@ -69,7 +73,8 @@ def play_and_label(task: GameTask) -> dict:
 
     Returns the samples (``obs`` float32[k, obs], ``mask`` bool[k, A], ``policy``
     float32[k, A], ``value`` float32[k, n]) and the game's figures (``decisions``,
-    ``learner_return``, ``cpu_seconds``)."""
+    ``disputed``: labelled decisions dropped for want of consensus, ``learner_return``,
+    ``cpu_seconds``)."""
     started = time.process_time()
     with one_torch_thread():
         from agents.policy_value import encode_view
@@ -81,11 +86,10 @@ def play_and_label(task: GameTask) -> dict:
         seats = _seat_agents(task)
         for seat, agent in enumerate(seats):
             agent.reset(task.seed * 7919 + seat)  # as training.evaluate seeds them
-        search = worker_agent(_search_spec(task), task.game, task.nets)
-        search.reset(task.seed * 7919 + task.num_players)
+        search, *checks = _searches(task)
         labels = np.random.default_rng([task.seed, 1])
         rows: dict[str, list] = {"obs": [], "mask": [], "policy": []}
-        decisions = 0
+        decisions = disputed = 0
         while not state.is_terminal():
             seat = state.current_player
             view = state.view(seat)
@@ -94,10 +98,13 @@ def play_and_label(task: GameTask) -> dict:
                 decisions += 1
                 if labels.random() < task.label_share:
                     searched = search.act(view)
-                    observation, mask = encode_view(view, hint)
-                    rows["obs"].append(observation)
-                    rows["mask"].append(mask)
-                    rows["policy"].append(_policy_target(task, search, view, searched))
+                    if all(check.act(view) == searched for check in checks):
+                        observation, mask = encode_view(view, hint)
+                        rows["obs"].append(observation)
+                        rows["mask"].append(mask)
+                        rows["policy"].append(_policy_target(task, search, view, searched))
+                    else:
+                        disputed += 1
                     if task.play == "searched":
                         state.apply(searched)
                         continue
@@ -113,9 +120,22 @@ def play_and_label(task: GameTask) -> dict:
         policy=np.asarray(rows["policy"], dtype=np.float32).reshape(k, action_size),
         value=np.tile(np.asarray(value, dtype=np.float32), (k, 1)),
         decisions=decisions,
+        disputed=disputed,
         learner_return=float(returns[task.learner_seat]),
         cpu_seconds=time.process_time() - started,
     )
+
+
+def _searches(task: GameTask) -> list:
+    """The labelling search, then (``consensus`` above 1) the searches that must agree with
+    it: the same spec, each reseeded apart for every game."""
+    spec = _search_spec(task)
+    searches = []
+    for k in range(task.consensus):
+        search = worker_agent(spec, task.game, task.nets, seat=-1 - k)
+        search.reset(task.seed * 7919 + task.num_players + k)
+        searches.append(search)
+    return searches
 
 
 def _policy_target(task: GameTask, search, view, searched: int) -> np.ndarray:

@@ -48,6 +48,10 @@ class NativeRules:
     def native_class(self) -> Any:
         return getattr(native_module(), self.native_class_name)
 
+    @functools.cached_property
+    def pcg64_class(self) -> type:
+        return native_module().Pcg64
+
     def wrap(self, native: Any) -> NativeState:
         state = object.__new__(self.state_class)
         state.rules = self
@@ -72,6 +76,8 @@ class NativeRules:
         microseconds) or the engine's own generator, ``boardgame_envs._native.Pcg64``
         (numpy's PCG64 stream, drawn from directly: what the search uses)."""
         source = getattr(view, "_source", None)
+        if type(rng) is self.pcg64_class and type(source) is self.native_class:
+            return self.wrap(source.sample(view.seat, rng))  # the search's path, first
         native_rng = rng if isinstance(rng, native_module().Pcg64) else None
         if type(source) is not self.native_class or not hasattr(source, "sample"):
             if native_rng is not None:
