@@ -309,6 +309,7 @@ def test_bench_on_a_tiny_budget(tmp_path, monkeypatch):
     assert all(r["aec_steps_per_s"] > 0 and r["engine_steps_per_s"] > 0 for r in report["results"])
     searched = [r for r in report["results"] if r["num_players"] == 2]
     assert all(r["heuristic_decisions_per_s"] > 0 for r in searched)
+    assert all(r["heuristic_in_play_per_s"] > 0 for r in searched)
     assert all(r["single_agent_steps_per_s"] > 0 for r in searched)
     assert all(r["search_iterations_per_s"] > 0 for r in searched)
     if any(r["engine"] == "native" for r in searched):
@@ -316,6 +317,12 @@ def test_bench_on_a_tiny_budget(tmp_path, monkeypatch):
     assert json.loads((tmp_path / "b.json").read_text())["connect_four_steps_per_s"] > 0
     assert set(report["network_forward_per_s"]) == set(games)
     assert all(min(r.values()) > 0 for r in report["network_forward_per_s"].values())
+
+
+def test_bench_times_the_heuristic_in_play_on_every_engine():
+    for engine in bench.engines_of("factors_multiples", "all"):
+        assert bench.heuristic_in_play_rate("factors_multiples", engine, 1, seed=0) > 0
+    assert 0 < bench.clock_cost(1000) < 1e6  # nanoseconds
 
 
 def test_bench_learner_rate_trains_with_the_games_defaults():

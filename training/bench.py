@@ -29,6 +29,7 @@ from boardgame_envs.registry import GAMES, game_info, raw_env
 from training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
 CLOCK_EVERY = 200  # steps between clock reads: reading the CPU clock is slow on some VMs
+IN_PLAY_GAMES = 10  # heuristic games of each in-play measurement
 
 
 @dataclass
@@ -189,6 +190,44 @@ def heuristic_rate(game: str, engine: str, positions: list, seconds: float) -> f
         agent.act(views[done % len(views)])
         done += 1
     return done / (time.process_time() - start)
+
+
+def heuristic_in_play_rate(game: str, engine: str, games: int, seed: int) -> float:
+    """Heuristic decisions/s in play: ``games`` heuristic-against-heuristic games, each
+    decision with a choice on the view just made of a new position (the heuristics' memos help only as
+    much as they do in a game, unlike :func:`heuristic_rate`'s views, decided again and
+    again). Each decision is timed on the wall clock, less the clock's own cost."""
+    from agents.base import make_agent
+
+    rules = game_info(game).rules(engine)
+    agent = make_agent("heuristic", game, seed=0, engine=engine)
+    clock = time.perf_counter_ns
+    spent = decisions = 0
+    for g in range(games):
+        state = rules.new_state(2, seed=seed + g)
+        while not state.is_terminal():
+            view = state.view(state.current_player)
+            if len(view.legal_actions()) < 2:  # no choice: timed nowhere else either
+                state.apply(agent.act(view))
+                continue
+            before = clock()
+            move = agent.act(view)
+            spent += clock() - before
+            decisions += 1
+            state.apply(move)
+    return decisions / max(1e-9 * (spent - decisions * clock_cost()), 1e-9)
+
+
+def clock_cost(reads: int = 100_000) -> float:
+    """Nanoseconds between two back-to-back ``perf_counter_ns`` reads (the least of 3)."""
+    clock, costs = time.perf_counter_ns, []
+    for _ in range(3):
+        total = 0
+        for _ in range(reads):
+            before = clock()
+            total += clock() - before
+        costs.append(total / reads)
+    return min(costs)
 
 
 def search_rate(game: str, engine: str, positions: list) -> float:
@@ -376,6 +415,10 @@ def measure_row(game: str, engine: str, n: int, args: Args, c4: list[float]) -> 
         row["heuristic_decisions_per_s"] = best(
             lambda r: heuristic_rate(game, engine, positions, args.seconds), args.repeats
         )
+        row["heuristic_in_play_per_s"] = best(
+            lambda r: heuristic_in_play_rate(game, engine, IN_PLAY_GAMES, args.seed + 1000 * r),
+            args.repeats,
+        )
         row["heuristic_playout_decisions_per_s"] = best(
             lambda r: heuristic_playout_rate(positions, args.seconds, args.seed + r),
             args.repeats,
@@ -445,6 +488,7 @@ AGENT_COLUMNS = [  # (key, heading, width): search and training paths, 2 players
     ("determinizations_per_s", "determ./s", 11),
     ("search_determinizations_per_s", "search det./s", 14),
     ("heuristic_decisions_per_s", "heur./s", 10),
+    ("heuristic_in_play_per_s", "heur.play/s", 12),
     ("heuristic_playout_decisions_per_s", "heur.playout/s", 15),
     ("single_agent_steps_per_s", "1-env/s", 10),
     ("vector_steps_per_s", f"vec{VEC_ENVS}/s", 11),
