@@ -194,9 +194,10 @@ def heuristic_rate(game: str, engine: str, positions: list, seconds: float) -> f
 
 def heuristic_in_play_rate(game: str, engine: str, games: int, seed: int) -> float:
     """Heuristic decisions/s in play: ``games`` heuristic-against-heuristic games, each
-    decision with a choice on the view just made of a new position (the heuristics' memos help only as
-    much as they do in a game, unlike :func:`heuristic_rate`'s views, decided again and
-    again). Each decision is timed on the wall clock, less the clock's own cost."""
+    decision with a choice made on the view just made of a new position (the heuristics'
+    memos help only as much as they do in a game, unlike :func:`heuristic_rate`'s views,
+    decided again and again). Each decision is timed on the wall clock, less the clock's
+    own cost."""
     from agents.base import make_agent
 
     rules = game_info(game).rules(engine)
