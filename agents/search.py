@@ -498,12 +498,17 @@ class ISMCTSAgent(Agent):
         choice = max(legal, key=lambda a: _rank(root.children.get(a)))
         if not (options.guard or options.verify):
             return choice
-        own = self.heuristic.act(view)
+        own = self._incumbent(view)
         if options.guard:
             choice = self._guarded(root, choice, own)
         if options.verify and choice != own:
             choice = self._verified(view, own, choice, sample_rng)
         return choice
+
+    def _incumbent(self, view: PlayerView) -> int:
+        """The move the search must beat (``guard``, ``verify``, ``root=paired``): the
+        heuristic's."""
+        return self.heuristic.act(view)
 
     def _sample_generator(self, view: PlayerView, seed: int) -> Any:
         """The generator of this decision's determinizations: the native engine's own
@@ -573,7 +578,7 @@ class ISMCTSAgent(Agent):
         candidate's mean advantage exceeds ``guard`` (and ``z`` standard errors); ``to_end``:
         every rollout goes to the end of the game."""
         options = self.options
-        own = self.heuristic.act(view)
+        own = self._incumbent(view)
         candidates = [own] + [a for a in legal if a != own and self._root_allows(a)]
         self.last_iterations = 0
         self.last_advantages = {own: 0.0}

@@ -21,8 +21,14 @@ inside the tree:
   by ``value``: ``value * network + (1 - value) * rollout``; ``value=1`` runs no rollout at
   all (the cheapest iteration: one forward pass), ``value=0`` keeps the rollouts alone.
 
+* **incumbent**: the move a departure must beat where a check overrules the tree (``guard``,
+  ``verify``) or where the root compares moves by paired rollouts (``root=paired``): the
+  heuristic's, as in ismcts, or (``incumbent=net``) the network's most likely legal move;
+  ``root=paired,incumbent=net`` is a one-step rollout improvement of the network's policy.
+
 The move played is the root action visited most, as in ISMCTS. The agent spec is
-``ismcts-net:<game or path>[,<ismcts options>][,prior=<weight>][,value=<0..1>][,device=...]``
+``ismcts-net:<game or path>[,<ismcts options>][,prior=<weight>][,value=<0..1>]
+[,incumbent=heuristic|net][,device=...]``
 (the network as for ``net:``; the ismcts options of :mod:`agents.search`); its defaults per
 game are :data:`NET_SEARCH_DEFAULTS`. :func:`search_policy_target` turns a decision into a
 training target (the root's visit counts).
@@ -59,7 +65,10 @@ from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
 #: The network's part of the defaults: the prior's weight (PUCT's c) and the share of the
 #: leaf value taken from the value head (the rest from the rollout).
-NETWORK_DEFAULTS: dict[str, Any] = {"prior": 1.5, "value": 0.5}
+NETWORK_DEFAULTS: dict[str, Any] = {"prior": 1.5, "value": 0.5, "incumbent": "heuristic"}
+#: The move a departure must beat (``guard``, ``verify``, ``root=paired``): the heuristic's,
+#: as in ismcts, or the network's own (its policy's most likely legal move).
+INCUMBENTS = ("heuristic", "net")
 
 #: Per game, the ``ismcts-net`` defaults: the game's ismcts defaults (``GAME_DEFAULTS``)
 #: with the network's prior and value added. Cornucopia's ismcts compares moves by paired
@@ -91,6 +100,7 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         seed: int | None = None,
         prior: float = NETWORK_DEFAULTS["prior"],
         value: float = NETWORK_DEFAULTS["value"],
+        incumbent: str = NETWORK_DEFAULTS["incumbent"],
         heuristic: Agent | None = None,
         engine: str | None = None,
         label: str = "ismcts-net",
@@ -102,11 +112,17 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
             )
         _check_weight("prior", prior, label, low=0.0, high=None)
         _check_weight("value", value, label, low=0.0, high=1.0)
+        if incumbent not in INCUMBENTS:
+            raise InvalidConfigError(
+                f"option incumbent={incumbent!r} of agent {label!r} is not allowed; allowed: "
+                + ", ".join(INCUMBENTS)
+            )
         super().__init__(game, options, seed=seed, heuristic=heuristic, engine=engine)
         self.hint_engine = self.rules.engine  # the determinizations' engine
         self.net = net
         self.prior_weight = float(prior)
         self.value_weight = float(value)
+        self.incumbent = incumbent
         self.label = label
         #: {node: the prior of its actions}, for the decision being taken
         self.node_priors: dict[_Node, np.ndarray] = {}
@@ -123,6 +139,13 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
                 return super().act(view)
         finally:
             self.node_priors = {}  # the tree stays in last_root; its priors are not needed
+
+    def _incumbent(self, view: PlayerView) -> int:
+        if self.incumbent == "heuristic":
+            return super()._incumbent(view)
+        probabilities, _ = self.net_forward(*self.encode(view))
+        legal = view.legal_actions()
+        return legal[int(np.argmax(probabilities[legal]))]
 
     # -- one iteration: PUCT selection, one new node, the network's (and rollout's) value --------
     def _iterate(self, root: _Node, state: State) -> None:
@@ -240,6 +263,7 @@ def make_net_search_agent(spec: str, game: str, seed: int | None = None) -> NetS
     value = _parse_number("value", net_given.get("value"), defaults["value"], label)
     _check_weight("prior", prior, label, low=0.0, high=None)
     _check_weight("value", value, label, low=0.0, high=1.0)
+    incumbent = net_given.get("incumbent", defaults["incumbent"])
     net, _ = load_net(source, game=game, device=net_given.get("device", "cpu"))
     return NetSearchAgent(
         game,
@@ -248,6 +272,7 @@ def make_net_search_agent(spec: str, game: str, seed: int | None = None) -> NetS
         seed=spec_seed if spec_seed is not None else seed,
         prior=prior,
         value=value,
+        incumbent=incumbent,
         label=label,
     )
 

@@ -303,6 +303,27 @@ def test_net_search_defaults_add_the_network_to_the_games_search_defaults(net_fi
     assert isinstance(make_agent(f"net:{net_files['tahiti', 2]}", "tahiti"), NetAgent)
 
 
+def test_the_incumbent_is_the_move_a_departure_must_beat(net_files):
+    # Paired comparisons that never depart (z = 1000 standard errors): the move played is
+    # the incumbent's, the heuristic's or the network's. The tiny network is unhinted here,
+    # so the two differ.
+    game, path = "factors_multiples", net_files["factors_multiples", 2]
+    never_departs = f"ismcts-net:{path},root=paired,rollout=heuristic,iterations=2,z=1000,seconds=0"
+    own = {
+        "heuristic": make_agent("heuristic", game),
+        "net": make_agent(f"net:{path}", game),
+    }
+    differ = 0
+    for state in positions(game, 2, seed=4, every=3, limit=12):
+        view = state.view(state.current_player)
+        for incumbent, reference in own.items():
+            agent = make_agent(f"{never_departs},incumbent={incumbent}", game, seed=1)
+            assert agent.act(view) == reference.act(view)
+        differ += own["heuristic"].act(view) != own["net"].act(view)
+    assert differ > 0
+    assert make_agent(f"ismcts-net:{path}", game).incumbent == "heuristic"  # the default
+
+
 def test_agent_lists_keep_the_networks_options_together():
     text = (
         "ismcts-net:a.pt,iterations=8,prior=2,value=1,heuristic,"
@@ -340,6 +361,7 @@ def bad_specs(folder, files):
         (f"ismcts-net:{wasabi},value=1.5", "option value=1.5 of agent"),
         (f"ismcts-net:{wasabi},value=nan", "option value=nan of agent"),
         (f"ismcts-net:{wasabi},speed=3", "option 'speed=3' of agent"),
+        (f"ismcts-net:{wasabi},incumbent=best", "option incumbent='best' of agent"),
         (f"ismcts-net:{wasabi},iterations=-1", "ismcts option iterations=-1 is out of range"),
         (f"ismcts-net:{wasabi},rollout=greedy", "ismcts option rollout='greedy' is unknown"),
     ]
