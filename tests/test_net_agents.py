@@ -21,6 +21,7 @@ from agents.policy_value import (
     make_hint_agent,
     relative_returns,
     save_net,
+    shipped_nets,
 )
 from agents.search_net import NET_SEARCH_DEFAULTS, NetSearchAgent, search_policy_target
 from boardgame_envs.core.rules import InvalidConfigError
@@ -400,12 +401,27 @@ def test_bad_network_shapes_are_refused():
 
 
 # -- the shipped network ----------------------------------------------------------------------
-@pytest.mark.parametrize("game", list(GAMES))
-def test_the_shipped_network_loads_by_name_from_any_folder_and_plays(game, tmp_path, monkeypatch):
+def shipped_networks() -> list[tuple[str, str, int]]:
+    """(name, game, players) of every shipped network: ``<game>`` and ``<game>@<n>p``."""
+    found = []
+    for name in sorted(shipped_nets()):
+        game, _, size = name.partition("@")
+        found.append((name, game, int(size.rstrip("p")) if size else 2))
+    return found
+
+
+def test_every_game_has_a_shipped_network_for_two_players():
+    assert {game for name, game, players in shipped_networks() if players == 2} == set(GAMES)
+
+
+@pytest.mark.parametrize("name, game, players", shipped_networks())
+def test_the_shipped_network_loads_by_name_from_any_folder_and_plays(
+    name, game, players, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
-    agent = make_agent(f"net:{game}", game, seed=0)
+    agent = make_agent(f"net:{name}", game, seed=0)
     rules = make_rules(game)
-    state = rules.new_state(2, seed=11)
+    state = rules.new_state(players, seed=11)
     while not state.is_terminal():
         view = state.view(state.current_player)
         action = agent.act(view)
