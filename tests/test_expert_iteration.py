@@ -234,6 +234,7 @@ def test_a_weight_that_is_no_number_is_refused_alike_by_both_algorithms():
         (["--play", "tree"], "--play 'tree' is not allowed; allowed: searched, net"),
         (["--backend", "mpi"], "--backend 'mpi' is not allowed; allowed: local, ray"),
         (["--hint", "random"], "--hint 'random' is not allowed; allowed: none, heuristic"),
+        (["--consensus", "0"], "--consensus 0 is not allowed; allowed: an integer >= 1"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
