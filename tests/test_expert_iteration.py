@@ -81,19 +81,34 @@ def test_every_game_trains_and_leaves_a_network_that_plays(tmp_path, game):
     assert state.is_terminal()
 
 
+def labelling_task(game: str, **fields) -> GameTask:
+    """A game of heuristic play labelled by the tiny search (``fields`` override)."""
+    values = dict(
+        game=game,
+        num_players=2,
+        seed=3,
+        learner_seat=0,
+        learner="heuristic",
+        opponents=("heuristic",),
+        search=TINY_SEARCH,
+        label_share=1.0,
+        play="searched",
+        target="move",
+        nets={},
+    )
+    values.update(fields)
+    return GameTask(**values)
+
+
 def test_samples_hold_search_targets_and_relative_values():
-    task = GameTask(
-        game="cornucopia",
+    task = labelling_task(
+        "cornucopia",
         num_players=3,
         seed=11,
         learner_seat=1,
-        learner="heuristic",
         opponents=("heuristic", "random"),
-        search=TINY_SEARCH,
         label_share=0.5,
-        play="searched",
         target="visits",
-        nets={},
     )
     game = play_and_label(task)
     samples = len(game["obs"])
@@ -110,19 +125,7 @@ def test_samples_hold_search_targets_and_relative_values():
 
 def test_consensus_keeps_only_the_labels_that_searches_seeded_apart_agree_on():
     # Wasabi's heuristic-ruled search departs rarely; a tiny tree departs often and at random.
-    task = GameTask(
-        game="wasabi",
-        num_players=2,
-        seed=3,
-        learner_seat=0,
-        learner="heuristic",
-        opponents=("heuristic",),
-        search=TINY_SEARCH,
-        label_share=1.0,
-        play="searched",
-        target="move",
-        nets={},
-    )
+    task = labelling_task("wasabi")
     alone, agreed = play_and_label(task), play_and_label(dataclasses.replace(task, consensus=2))
     # The game is the same (the first search's moves are played): every labelled decision
     # is kept or disputed, and the kept ones are the same samples as without the check.
