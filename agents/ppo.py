@@ -118,6 +118,21 @@ class PPOAgent(Agent):
             )
         return int(action)
 
+    def move_distribution(self, view: PlayerView) -> np.ndarray:
+        """The policy's probability of every action in ``view``: float32[A], zero on the
+        illegal ones (what expert iteration's warm start learns from a PPO teacher)."""
+        import torch
+
+        mask = view.legal_action_mask()
+        with one_torch_thread(), torch.no_grad():
+            observation, _ = self.model.policy.obs_to_tensor(self.policy_input(view))
+            distribution = self.model.policy.get_distribution(
+                observation, action_masks=mask[None]
+            )
+            probs = distribution.distribution.probs[0].cpu().numpy().astype(np.float32)
+        probs[~mask] = 0.0
+        return probs / probs.sum()
+
     def __repr__(self) -> str:
         return f"PPOAgent({self.label})"
 

@@ -190,6 +190,32 @@ def test_a_run_starts_from_the_heuristics_moves_or_from_a_network(tmp_path):
     assert saved["hidden"] == 16  # the shape of the network it started from
 
 
+def test_a_run_can_start_from_a_ppo_policys_moves(tmp_path, capsys):
+    args = tiny(tmp_path, "wasabi", iterations=1, games_per_iteration=1, imitation_games=1)
+    run_dir = exit_.main(dataclasses.replace(args, imitate="ppo:wasabi", hint="heuristic"))
+    assert "warm start: the moves of ppo:wasabi in 1 games" in capsys.readouterr().out
+    assert load_net(run_dir / "net.pt")[0].hint == "heuristic"
+
+
+def test_a_ppo_teacher_is_imitated_through_its_move_distribution():
+    # The warm start's games: the teacher plays the learner's seat and labels every decision.
+    teacher = "ppo:wasabi"
+    task = labelling_task("wasabi", learner=teacher, search=teacher, label_share=1.0)
+    game = play_and_label(dataclasses.replace(task, target="visits"))
+    policy, mask = game["policy"], game["mask"]
+    assert len(policy) == game["decisions"] > 0
+    assert np.allclose(policy.sum(axis=1), 1.0) and not (policy[~mask] != 0).any()
+    assert ((policy > 0).sum(axis=1) > 1).any()  # a distribution, not only the move
+    # Its most likely move is the one the teacher plays.
+    agent, rules = make_agent(teacher, "wasabi"), make_rules("wasabi")
+    state = rules.new_state(2, seed=4)
+    while not state.is_terminal():
+        view = state.view(state.current_player)
+        move = agent.act(view)
+        assert agent.move_distribution(view).argmax() == move
+        state.apply(move)
+
+
 def test_opponent_mix_keeps_agent_options():
     mix = opponents.opponent_shares("ismcts:iterations=50=0.5,heuristic=1.5,past")
     assert mix == [("ismcts:iterations=50", 0.5 / 3), ("heuristic", 1.5 / 3), ("past", 1 / 3)]
@@ -254,6 +280,8 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
         (["--search", "ismcts:iterations=50"], "searches for seconds=0.25 a decision"),
         (["--opponent", "heuristic=x"], "weight 'x' is not a number"),
         (["--opponent", "nobody"], "unknown agent 'nobody'"),
+        (["--imitate", "nobody"], "unknown agent 'nobody'"),
+        (["--imitate", "ismcts:iterations=50"], "--imitate 'ismcts:iterations=50' searches"),
     ],
 )
 def test_bad_agents_are_refused_before_a_run_directory_is_made(tmp_path, capsys, argv, message):

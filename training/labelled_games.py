@@ -139,10 +139,15 @@ def _searches(task: GameTask) -> list:
 
 
 def _policy_target(task: GameTask, search, view, searched: int) -> np.ndarray:
+    """The search's visit shares (``visits``; a policy's move distribution where the
+    labeller is a policy that gives one, as a PPO teacher does), or its move alone."""
+    from agents.search import ISMCTSAgent
     from agents.search_net import search_policy_target
 
-    if task.target == "visits":
+    if task.target == "visits" and isinstance(search, ISMCTSAgent):
         return search_policy_target(search, view, searched)
+    if task.target == "visits" and hasattr(search, "move_distribution"):
+        return search.move_distribution(view)
     target = np.zeros(len(view.legal_action_mask()), dtype=np.float32)
     target[searched] = 1.0
     return target
