@@ -126,9 +126,7 @@ class PPOAgent(Agent):
         mask = view.legal_action_mask()
         with one_torch_thread(), torch.no_grad():
             observation, _ = self.model.policy.obs_to_tensor(self.policy_input(view))
-            distribution = self.model.policy.get_distribution(
-                observation, action_masks=mask[None]
-            )
+            distribution = self.model.policy.get_distribution(observation, action_masks=mask[None])
             probs = distribution.distribution.probs[0].cpu().numpy().astype(np.float32)
         probs[~mask] = 0.0
         return probs / probs.sum()
