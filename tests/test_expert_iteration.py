@@ -156,6 +156,24 @@ def test_resume_reaches_the_same_weights(tmp_path):
     assert states == ["state_0000000002.pt", "state_0000000003.pt"]  # the two latest
 
 
+def test_the_warm_start_alone_is_a_run_that_resumes_past_it(tmp_path, capsys):
+    # --iterations 0: the warm start, evaluated and checkpointed as iteration 0.
+    warm = exit_.main(tiny(tmp_path, run_name="warm", iterations=0, imitation_games=2))
+    rows = list(csv.DictReader((warm / "eval.csv").open()))
+    assert [int(r["iteration"]) for r in rows] == [0] and int(rows[0]["games"]) == 0
+    assert load_net(warm / "net.pt")[0].game == "factors_multiples"
+    # Resumed to one iteration, it does not redo the warm start, and reaches the weights of
+    # a run that went on without stopping.
+    capsys.readouterr()
+    exit_.main(exit_.Args(resume=str(warm), iterations=1, progress=False))
+    out = capsys.readouterr().out
+    assert "iteration 0" in out and "warm start" not in out
+    whole = exit_.main(tiny(tmp_path, run_name="whole", iterations=1, imitation_games=2))
+    a = torch.load(whole / "net.pt", weights_only=True)["state_dict"]
+    b = torch.load(warm / "net.pt", weights_only=True)["state_dict"]
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
 @pytest.mark.slow  # two spawned processes import torch: about 11 s of CPU on 2 cores
 def test_workers_play_the_same_games(tmp_path):
     args = exit_.with_recipe(tiny(tmp_path, games_per_iteration=3, opponent="self-play"))
