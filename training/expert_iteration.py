@@ -1,6 +1,9 @@
 """Expert iteration: a policy-value network trained on the search's decisions, repeatedly.
 
-Each iteration:
+Before the first iteration, the warm start (iteration 0): the network learns the moves of a
+teacher (``--imitate``: the heuristic, or e.g. a PPO policy's move distributions) in
+``imitation_games`` of its games against heuristics; ``--iterations 0`` stops there. Then
+each iteration:
 
 1. **Play and label.** ``games_per_iteration`` games are dealt (seeded, the learner's seat
    rotated). The learner's seat is played by the current network (``net:``, sampling from
@@ -80,6 +83,8 @@ Choices, and why (``RECIPES`` holds each game's; measured on Factors and Multipl
   the check rejected.
 - The first iteration's learner is the heuristic: a network of random weights reaches
   positions no sensible player does.
+- Tahiti and Wasabi! distil their PPO policies and stop (``PPO_DISTILLED``): the search's
+  labels taught their networks little, and lowered a distilled one.
 
     python -m training.expert_iteration --game factors_multiples
     boardgame-envs train --game factors_multiples --algo exit
