@@ -71,8 +71,8 @@ demo: $(NATIVE)
 bench: $(NATIVE)
 	$(VENV)/bin/boardgame-envs bench
 
-# Regenerates docs/leaderboard.md (and the README's top rows): about 10 hours on 2 cores;
-# finished leagues are kept, so a rerun at the same commit resumes (docs/benchmarking.md).
+# Regenerates docs/leaderboard.md (and the README's top rows): hours on 2 cores; finished
+# pairings are kept, so a rerun with the same engines and agents resumes (docs/benchmarking.md).
 leaderboard: $(NATIVE)
 	$(VENV)/bin/boardgame-envs leaderboard --workers 2
 

@@ -224,15 +224,15 @@ def test_the_leaderboard_page_and_the_readme_block(tmp_path):
     assert "| factors_multiples | 2 | heuristic (" in block
 
 
-def test_the_leaderboard_keeps_finished_leagues_for_a_rerun_at_the_same_commit(
+def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_the_same(
     tmp_path, monkeypatch
 ):
-    from training import leaderboard
+    from training import evaluate, leaderboard
 
     def board(out: str) -> leaderboard.Args:
         return leaderboard.Args(
             games="factors_multiples",
-            agents="heuristic,random",
+            agents="heuristic,random,ismcts:iterations=5,seconds=0",
             two_player_games=4,
             large_table_games=2,
             workers=1,
@@ -242,23 +242,59 @@ def test_the_leaderboard_keeps_finished_leagues_for_a_rerun_at_the_same_commit(
             checkpoints=str(tmp_path / "kept"),
         )
 
-    monkeypatch.setattr(leaderboard, "clean_commit", lambda: "a" * 40)
+    monkeypatch.setattr(leaderboard, "play_version", lambda: "a" * 16)
     first = leaderboard.main(board("first")).read_text()
-    assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == [
-        "factors_multiples_2p.json",
-        "factors_multiples_5p.json",
-    ]
+    kept = sorted((tmp_path / "kept").iterdir())
+    assert len(kept) == 3 + 6  # 3 pairings at 2 players, both directions of each at 5
+    assert not list((tmp_path / "kept").glob("*.partial"))
 
-    def no_games(league_args):
-        raise AssertionError(f"played {league_args.num_players} players again")
+    played = []
+    real_play_one = evaluate.play_one
 
-    monkeypatch.setattr(leaderboard, "run_league", no_games)
+    def counted(rules, lone, field, seed, g):
+        played.append(g)
+        return real_play_one(rules, lone, field, seed, g)
+
+    monkeypatch.setattr(evaluate, "play_one", counted)
     again = leaderboard.main(board("again")).read_text()
+    assert played == []
     assert again == first  # the same tables and ratings, none of it replayed
 
-    monkeypatch.setattr(leaderboard, "clean_commit", lambda: "b" * 40)  # another commit
-    with pytest.raises(AssertionError, match="played 2 players again"):
-        leaderboard.main(board("other"))
-    monkeypatch.setattr(leaderboard, "clean_commit", lambda: None)  # uncommitted changes
-    with pytest.raises(AssertionError, match="played 2 players again"):
-        leaderboard.main(board("dirty"))
+    # An interrupted run: one pairing was not finished. Only its games are played, and
+    # the ratings, fitted game by game in the same order, come out the same.
+    kept[4].unlink()
+    assert leaderboard.main(board("resumed")).read_text() == first
+    assert played == [0, 1]  # the 2 games of one pairing at 5 players
+    played.clear()
+    kept[0].write_text('{"key": ')  # cut short as it was written: played again
+    assert leaderboard.main(board("cut")).read_text() == first
+    assert played == [0, 1, 2, 3]
+
+    played.clear()
+    monkeypatch.setattr(leaderboard, "play_version", lambda: "b" * 16)  # other engines
+    leaderboard.main(board("other"))
+    assert len(played) == 3 * 4 + 6 * 2
+    played.clear()
+    monkeypatch.setattr(leaderboard, "play_version", lambda: None)  # uncommitted changes
+    leaderboard.main(board("dirty"))
+    assert len(played) == 3 * 4 + 6 * 2
+
+
+def test_the_play_version_follows_the_code_that_plays_the_games(monkeypatch):
+    from training import leaderboard
+
+    trees = {f"HEAD:{path}": f"tree-{path}" for path in leaderboard.PLAY_PATHS}
+
+    def git(*arguments):
+        if arguments[0] == "status":
+            return status
+        return trees.get(arguments[1])
+
+    monkeypatch.setattr(leaderboard, "git_output", git)
+    status = ""
+    version = leaderboard.play_version()
+    assert version is not None and len(version) == 16
+    trees["HEAD:agents"] = "another tree"
+    assert leaderboard.play_version() not in (None, version)
+    status = " M agents/search.py"
+    assert leaderboard.play_version() is None

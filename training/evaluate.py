@@ -26,12 +26,13 @@ From Python, :func:`evaluate` plays the same tournament and returns the same tab
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import math
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -386,6 +387,7 @@ def run_tournament(
     ray_address: str = "",
     lone: str = "",
     save_games: str | Path | None = None,
+    kept: KeptPairings | None = None,
 ) -> Tournament:
     """Play every pairing of ``agent_specs`` at every table size (with ``lone``, only those
     in which that agent sits alone).
@@ -399,6 +401,9 @@ def run_tournament(
     worker stops the tournament with an ``InvalidConfigError`` naming it; nothing partial
     is returned. ``save_games``: a folder where each game is written, as it ends, as a JSON
     record (``training.records``) named ``<agent>-vs-<opponent>-<n>p-<game index>.json``.
+    ``kept``: finished pairings found there are read instead of played, and each pairing
+    played is kept there as it ends (agents given by spec only), so a tournament that was
+    interrupted plays only what is left, with the same tables and ratings.
     """
     check_backend(backend, workers)
     elsewhere = workers > 1 or backend == "ray"
@@ -411,6 +416,11 @@ def run_tournament(
             "Ray take agents by spec only; give it as a spec string that each worker imports, "
             "e.g. my_agents.py:MyAgent (a file) or my_package.agents:MyAgent (a module), or "
             "play with workers=1"
+        )
+    if kept is not None and objects:
+        raise InvalidConfigError(
+            f"agent {objects[0]!r} is an object, and only pairings of agents given by spec "
+            "can be kept for a rerun; give it as a spec string"
         )
     rules = make_rules(game)
     if len(set(agent_specs)) < 2:
@@ -441,31 +451,44 @@ def run_tournament(
     saver = GameSaver(save_games, game, sources) if save_games else None
     tournament = Tournament(game)
     ratings = _Ratings()
+    found = {p: kept.load(game, *p, games, seed) for p in pairings} if kept else {}
+    to_play = [p for p in pairings if found.get(p) is None]
     if elsewhere:
         remote = {name: resolve_agent_spec(source) for name, source in sources.items()}
         tasks = [
-            (game, remote[a], remote[b], n, seed, g) for a, b, n in pairings for g in range(games)
+            (game, remote[a], remote[b], n, seed, g) for a, b, n in to_play for g in range(games)
         ]
         records: Iterator[GameRecord] = run_tasks(_play_task, tasks, workers, backend, ray_address)
     else:
         records = (
             play_one(rules, lone_agents[a], field_agents[b][: n - 1], seed, g)
-            for a, b, n in pairings
+            for a, b, n in to_play
             for g in range(games)
         )
-    bar = tqdm(total=len(pairings) * games, disable=not progress, desc=f"eval {game}", unit="game")
+    bar = tqdm(total=len(to_play) * games, disable=not progress, desc=f"eval {game}", unit="game")
     try:
         for lone, other, n in pairings:
             result = PairingResult(lone, other, n)
             started = time.perf_counter()
+            earlier = found.get((lone, other, n))
+            played = []
             for g in range(games):
-                record = next(records)
-                bar.update()
+                if earlier is not None:
+                    record = earlier.records[g]
+                else:
+                    record = next(records)
+                    bar.update()
+                    played.append(record)
                 result.record(record)
                 ratings.update(lone, other, record)
                 if saver is not None:
                     saver.save(lone, other, n, seed + g, g, record)
-            result.seconds = time.perf_counter() - started
+            if earlier is not None:
+                result.seconds = earlier.seconds
+            else:
+                result.seconds = time.perf_counter() - started
+                if kept is not None:
+                    kept.save(game, lone, other, n, games, seed, Kept(played, result.seconds))
             tournament.results.append(result)
             if n == 2:
                 tournament.results.append(result.mirrored())
@@ -478,6 +501,73 @@ def run_tournament(
         bar.close()
     tournament.ratings = ratings.table()
     return tournament
+
+
+@dataclass
+class Kept:
+    """A finished pairing as kept for a rerun: its games, in order, and how long it took."""
+
+    records: list[GameRecord]
+    seconds: float
+
+
+class KeptPairings:
+    """Finished pairings of tournaments, kept in ``folder`` (one JSON file each, written
+    whole or not at all) so that a tournament rerun after an interruption plays only the
+    pairings not finished yet.
+
+    A pairing is read back only under the same key: the game, both agents' specs, the table
+    size, the number of games, the seed and ``version``, which must name everything else
+    that decides the games (e.g. the code of the engines and agents: see
+    ``training.leaderboard.play_version``)."""
+
+    def __init__(self, folder: str | Path, version: str) -> None:
+        self.folder, self.version = Path(folder), version
+
+    def key(self, game: str, lone: str, other: str, n: int, games: int, seed: int) -> dict:
+        return {
+            "version": self.version,
+            "game": game,
+            "agent": lone,
+            "opponent": other,
+            "num_players": n,
+            "games": games,
+            "seed": seed,
+        }
+
+    def path(self, key: dict) -> Path:
+        digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+        return self.folder / f"{key['game']}-{key['num_players']}p-{digest[:16]}.json"
+
+    def load(self, game: str, lone: str, other: str, n: int, games: int, seed: int) -> Kept | None:
+        """The pairing kept under this key, or None (none kept, another key, unreadable)."""
+        key = self.key(game, lone, other, n, games, seed)
+        try:
+            data = json.loads(self.path(key).read_text())
+            if data["key"] != key or len(data["records"]) != games:
+                return None
+            records = [_record_from_json(row) for row in data["records"]]
+            return Kept(records, float(data["seconds"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def save(
+        self, game: str, lone: str, other: str, n: int, games: int, seed: int, pairing: Kept
+    ) -> Path:
+        key = self.key(game, lone, other, n, games, seed)
+        path = self.path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial")
+        rows = [asdict(record) for record in pairing.records]
+        partial.write_text(json.dumps({"key": key, "seconds": pairing.seconds, "records": rows}))
+        partial.replace(path)
+        return path
+
+
+def _record_from_json(row: dict) -> GameRecord:
+    return GameRecord(
+        **{name: tuple(value) if isinstance(value, list) else value for name, value in row.items()}
+    )
 
 
 class GameSaver:

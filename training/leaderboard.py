@@ -9,24 +9,26 @@ agents at that table only. The page says when, at which commit and by which comm
 made; rerunning the command at that commit gives the same tables (no agent has a clock
 budget), except the seconds per decision.
 
-The whole page takes hours on 2 cores, so every finished league is kept in
-``--checkpoints``: the same command rerun at the same commit (after an interruption, or from
-another session) plays only the leagues not finished yet. A league is kept only when the
-working tree has no uncommitted changes, since its games would not be reproducible.
+The whole page takes hours on 2 cores, so every finished pairing is kept in
+``--checkpoints``: the same command rerun (after an interruption, or on another day) plays
+only the pairings not finished yet, as long as the code that decides the games (the engines,
+the agents and their models, the game loop: ``PLAY_PATHS``) is the same commit's; commits
+that change only docs or training code keep what was played. Nothing is kept while that code
+has uncommitted changes, since its games could not be reproduced.
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
 import re
 import shutil
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from agents.base import split_agent_specs
 from boardgame_envs.registry import GAMES, game_info, make_rules
 from training.cli_args import at_least, check_fields, one_of, parse_args
-from training.evaluate import PairingResult, Tournament, save_heatmap
+from training.evaluate import KeptPairings, PairingResult, Tournament, save_heatmap
 from training.league import Args as LeagueArgs
 from training.league import (
     default_agents,
@@ -74,8 +76,9 @@ class Args:
     progress: bool = True
     """show a progress bar per league"""
     checkpoints: str = "league/leaderboard-checkpoints"
-    """folder keeping every finished league, so that the same command rerun at the same
-    commit plays only the leagues not finished yet ("" = keep none)"""
+    """folder keeping every finished pairing, so that the same command rerun with the same
+    engines and agents (committed) plays only the pairings not finished yet ("" = keep
+    none)"""
 
     def __post_init__(self) -> None:
         check_fields(
@@ -182,61 +185,32 @@ def update_readme(readme: Path, block: str) -> None:
     readme.write_text(pattern.sub(lambda _: replacement, text))
 
 
-def clean_commit() -> str | None:
-    """The commit checked out, or None when the working tree has uncommitted changes to
-    tracked files (or is not a git checkout): its games could not be reproduced."""
-    head = git_output("rev-parse", "HEAD")
-    changes = git_output("status", "--porcelain", "--untracked-files=no")
-    return head if head and changes == "" else None
+#: What decides the leaderboard's games besides its arguments: the engines, the agents (with
+#: their shipped models) and the loop that plays a game.
+PLAY_PATHS = ("boardgame_envs", "native", "agents", "training/evaluate.py")
 
 
-def kept_or_run(league: LeagueArgs, folder: str, commit: str | None) -> Tournament:
-    """The league's tournament: the one kept in ``folder`` if it was played at ``commit``
-    with the same agents, games and seed; otherwise played now, and kept."""
-    if not folder or commit is None:
-        return run_league(league)
-    key = {
-        "commit": commit,
-        "game": league.game,
-        "num_players": league.num_players,
-        "agents": league.agents,
-        "games": league.games,
-        "seed": league.seed,
-    }
-    path = Path(folder) / f"{league.game}_{league.num_players}p.json"
-    kept = _read_kept(path)
-    if kept is not None and kept["key"] == key:
-        print(f"{league.game}, {league.num_players} players: kept from {path}")
-        return _tournament_from_json(kept["tournament"])
-    tournament = run_league(league)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    partial.write_text(json.dumps({"key": key, "tournament": _tournament_to_json(tournament)}))
-    partial.replace(path)
-    return tournament
-
-
-def _read_kept(path: Path) -> dict | None:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
+def play_version() -> str | None:
+    """A digest of the committed ``PLAY_PATHS``, or None when any of them has uncommitted
+    changes (or this is not a git checkout): games played then could not be reproduced.
+    Commits that change only the docs or the training code keep the same version."""
+    if git_output("status", "--porcelain", "--", *PLAY_PATHS) != "":
         return None
+    trees = [git_output("rev-parse", f"HEAD:{path}") for path in PLAY_PATHS]
+    if not all(trees):
+        return None
+    return hashlib.sha256(" ".join(trees).encode()).hexdigest()[:16]
 
 
-def _tournament_to_json(tournament: Tournament) -> dict:
-    return {
-        "game": tournament.game,
-        "results": [asdict(r) for r in tournament.results],
-        "ratings": {name: list(rating) for name, rating in tournament.ratings.items()},
-    }
-
-
-def _tournament_from_json(data: dict) -> Tournament:
-    return Tournament(
-        game=data["game"],
-        results=[PairingResult(**row) for row in data["results"]],
-        ratings={name: (mu, sigma) for name, (mu, sigma) in data["ratings"].items()},
-    )
+def kept_pairings(folder: str) -> KeptPairings | None:
+    """Where finished pairings are kept and read back, or None (no folder, or code that
+    decides the games has uncommitted changes)."""
+    version = play_version() if folder else None
+    if version is None:
+        if folder:
+            print("the engines or agents have uncommitted changes: no pairing is kept")
+        return None
+    return KeptPairings(folder, version)
 
 
 def main(args: Args) -> Path:
@@ -247,7 +221,7 @@ def main(args: Args) -> Path:
     sections = []
     staging = figures.with_name(figures.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
-    version = clean_commit()
+    kept = kept_pairings(args.checkpoints)
     for game in args.game_list():
         sizes = table_sizes(game)
         games = {n: args.two_player_games if n == 2 else args.large_table_games for n in sizes}
@@ -265,7 +239,7 @@ def main(args: Args) -> Path:
                 ray_address=args.ray_address,
                 progress=args.progress,
             )
-            leagues[game][n] = kept_or_run(league_args, args.checkpoints, version)
+            leagues[game][n] = run_league(league_args, kept)
         sections.append(game_section(game, leagues[game], games, staging, page))
     text = "\n".join(
         [

@@ -35,6 +35,7 @@ from boardgame_envs.registry import make_rules
 from training.cli_args import check_fields, parse_args, parse_int_list
 from training.evaluate import (
     TOURNAMENT_ALLOWED,
+    KeptPairings,
     Tournament,
     markdown_table,
     run_tournament,
@@ -121,7 +122,9 @@ class Args:
         parse_int_list("num_players", self.num_players)
 
 
-def run_league(args: Args) -> Tournament:
+def run_league(args: Args, kept: KeptPairings | None = None) -> Tournament:
+    """The league of ``args``; with ``kept``, pairings finished before are read from there
+    and each new one is kept as it ends."""
     sizes = parse_int_list("num_players", args.num_players)
     specs = (
         split_agent_specs(args.agents)
@@ -139,6 +142,7 @@ def run_league(args: Args) -> Tournament:
         backend=args.backend,
         ray_address=args.ray_address,
         save_games=args.save_games or None,
+        kept=kept,
     )
 
 
