@@ -125,7 +125,7 @@ _SHIPPED_PREFIXES = ("ismcts:", "ppo:", "net:", "ismcts-net:")
 #: specs needs no torch).
 NET_SPEC_OPTIONS = ("device", "sample")
 #: The options an ``ismcts-net:`` spec takes besides the ismcts ones.
-NET_SEARCH_OPTIONS = ("prior", "value", "incumbent", "device")
+NET_SEARCH_OPTIONS = ("prior", "value", "incumbent", "batch", "device")
 
 
 def make_agent(spec: str, game: str, seed: int | None = None, engine: str | None = None) -> Agent:

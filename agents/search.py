@@ -487,13 +487,7 @@ class ISMCTSAgent(Agent):
             return self._act_paired(view, legal, sample_rng, options.iterations, options.guard)
         root = _Node(view.seat)
         deadline = time.perf_counter() + options.seconds if options.seconds else math.inf
-        limit = options.iterations or math.inf
-        done = 0
-        while done < limit and (done == 0 or time.perf_counter() < deadline):
-            state = self.rules.sample_state(view, sample_rng)
-            self._iterate(root, state)
-            done += 1
-        self.last_iterations = done
+        self.last_iterations = self._grow(root, view, sample_rng, options.iterations, deadline)
         self.last_root = root
         choice = max(legal, key=lambda a: _rank(root.children.get(a)))
         if not (options.guard or options.verify):
@@ -504,6 +498,18 @@ class ISMCTSAgent(Agent):
         if options.verify and choice != own:
             choice = self._verified(view, own, choice, sample_rng)
         return choice
+
+    def _grow(
+        self, root: _Node, view: PlayerView, sample_rng: Any, iterations: int, deadline: float
+    ) -> int:
+        """Run iterations from ``root``, each on a new determinization of ``view``, until
+        ``iterations`` (0: no limit) or ``deadline`` (at least one); returns how many."""
+        limit = iterations or math.inf
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            self._iterate(root, self.rules.sample_state(view, sample_rng))
+            done += 1
+        return done
 
     def _incumbent(self, view: PlayerView) -> int:
         """The move the search must beat (``guard``, ``verify``, ``root=paired``): the

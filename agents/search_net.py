@@ -26,9 +26,16 @@ inside the tree:
   heuristic's, as in ismcts, or (``incumbent=net``) the network's most likely legal move;
   ``root=paired,incumbent=net`` is a one-step rollout improvement of the network's policy.
 
+* **batch**: with ``batch=N`` > 1, N iterations go down the tree before the network reads
+  their N leaves in one pass (on a GPU, one transfer and one kernel launch per layer for
+  all of them). Each node an iteration passes takes a virtual loss (a visit counted as a
+  loss until its leaf's value comes back), so the batch's iterations spread over the tree
+  instead of all taking the same path; a leaf two of them reach is read twice, its first
+  reading kept as its prior. ``batch=1`` (the default) is the one-at-a-time search.
+
 The move played is the root action visited most, as in ISMCTS. The agent spec is
 ``ismcts-net:<game or path>[,<ismcts options>][,prior=<weight>][,value=<0..1>]
-[,incumbent=heuristic|net][,device=...]``
+[,incumbent=heuristic|net][,batch=N][,device=...]``
 (the network as for ``net:``; the ismcts options of :mod:`agents.search`); its defaults per
 game are :data:`NET_SEARCH_DEFAULTS`. :func:`search_policy_target` turns a decision into a
 training target (the root's visit counts).
@@ -37,6 +44,7 @@ training target (the root's visit counts).
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import fields, replace
 from typing import Any
 
@@ -65,7 +73,14 @@ from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
 #: The network's part of the defaults: the prior's weight (PUCT's c) and the share of the
 #: leaf value taken from the value head (the rest from the rollout).
-NETWORK_DEFAULTS: dict[str, Any] = {"prior": 1.5, "value": 0.5, "incumbent": "heuristic"}
+NETWORK_DEFAULTS: dict[str, Any] = {
+    "prior": 1.5,
+    "value": 0.5,
+    "incumbent": "heuristic",
+    "batch": 1,
+}
+#: The largest ``batch``: past a few dozen leaves, virtual losses spread the search too thin.
+MAX_BATCH = 256
 #: The move a departure must beat (``guard``, ``verify``, ``root=paired``): the heuristic's,
 #: as in ismcts, or the network's own (its policy's most likely legal move).
 INCUMBENTS = ("heuristic", "net")
@@ -101,6 +116,7 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         prior: float = NETWORK_DEFAULTS["prior"],
         value: float = NETWORK_DEFAULTS["value"],
         incumbent: str = NETWORK_DEFAULTS["incumbent"],
+        batch: int = NETWORK_DEFAULTS["batch"],
         heuristic: Agent | None = None,
         engine: str | None = None,
         label: str = "ismcts-net",
@@ -112,6 +128,11 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
             )
         _check_weight("prior", prior, label, low=0.0, high=None)
         _check_weight("value", value, label, low=0.0, high=1.0)
+        if isinstance(batch, bool) or not isinstance(batch, int) or not 1 <= batch <= MAX_BATCH:
+            raise InvalidConfigError(
+                f"option batch={batch!r} of agent {label!r} is not allowed; allowed: an "
+                f"integer from 1 to {MAX_BATCH}"
+            )
         if incumbent not in INCUMBENTS:
             raise InvalidConfigError(
                 f"option incumbent={incumbent!r} of agent {label!r} is not allowed; allowed: "
@@ -123,17 +144,20 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         self.prior_weight = float(prior)
         self.value_weight = float(value)
         self.incumbent = incumbent
+        self.batch = batch
         self.label = label
         #: {node: the prior of its actions}, for the decision being taken
         self.node_priors: dict[_Node, np.ndarray] = {}
-        #: forward passes of the network in the last decision (for reports and tests)
+        #: views the network read in the last decision, and in how many passes (equal
+        #: unless ``batch`` > 1; for reports and tests)
         self.last_evaluations = 0
+        self.last_passes = 0
 
     def act(self, view: PlayerView) -> int:
         if len(view.legal_actions()) > 1:
             check_table(self.net, view, self.label)
         self.node_priors = {}
-        self.last_evaluations = 0
+        self.last_evaluations = self.last_passes = 0
         try:
             with one_blas_thread():
                 return super().act(view)
@@ -205,9 +229,8 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         observation, mask = self.encode(state.view(mover))
         probabilities, values = self.net_forward(observation, mask)
         self.last_evaluations += 1
-        share = 1.0 / max(1, int(np.count_nonzero(mask)))
-        priors = np.where(mask, probabilities, share).astype(np.float64)
-        return priors, absolute_values(values, mover).tolist()
+        self.last_passes += 1
+        return _priors_and_values(probabilities, values, mask, mover)
 
     def _leaf_values(self, leaf: _Node, state: State) -> list[float]:
         """Each seat's reward of the new node ``leaf``'s position ``state`` (consumed):
@@ -224,11 +247,118 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         rollout = self._leaf_rewards(state)
         return [weight * v + (1 - weight) * r for v, r in zip(values, rollout)]
 
+    # -- batch > 1: the leaves of several iterations read by the network in one pass -----------
+    def _grow(
+        self, root: _Node, view: PlayerView, sample_rng: Any, iterations: int, deadline: float
+    ) -> int:
+        if self.batch == 1:
+            return super()._grow(root, view, sample_rng, iterations, deadline)
+        limit = iterations or math.inf
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            size = int(min(self.batch, limit - done))
+            pending: set[_Node] = set()
+            descents = [
+                self._descend(root, self.rules.sample_state(view, sample_rng), pending)
+                for _ in range(size)
+            ]
+            self._back_up(descents)
+            done += size
+        return done
+
+    def _descend(self, root: _Node, state: State, pending: set[_Node]) -> tuple[list[_Node], State]:
+        """One iteration's way down, as in :meth:`_iterate`, to a new node (added to
+        ``pending``), a node still pending in this batch, or the end of the game. Each node
+        passed takes a virtual loss (a visit with reward -1, made good in :meth:`_back_up`),
+        so that the batch's other iterations spread out instead of all taking this path."""
+        path = [root]
+        root.visits += 1
+        root.total -= 1.0
+        node = root
+        weight = self.prior_weight
+        rng = self.py_rng
+        while not state.is_terminal():
+            mover = state.current_player
+            legal = state.legal_actions()
+            if node is root and self.root_moves is not None:
+                legal = [a for a in legal if a in self.root_moves]
+            priors = self._priors(node, state, legal)
+            children = node.children
+            untried_reach = math.sqrt(node.visits)
+            best_value = -math.inf
+            best_action = -1
+            for a, p in zip(legal, priors):
+                child = children.get(a)
+                if child is None:
+                    value = weight * p * untried_reach
+                else:
+                    child.available += 1
+                    reach = math.sqrt(child.available) / (1 + child.visits)
+                    value = child.total / child.visits + weight * p * reach
+                if value > best_value or (value == best_value and rng.random() < 0.5):
+                    best_value, best_action = value, a
+            state.apply(best_action)
+            child = children.get(best_action)
+            if child is None:
+                child = children[best_action] = _Node(mover)
+                pending.add(child)
+            child.visits += 1
+            child.total -= 1.0
+            path.append(child)
+            if child in pending:
+                break
+            node = child
+        return path, state
+
+    def _back_up(self, descents: list[tuple[list[_Node], State]]) -> None:
+        """The network reads every descent's leaf in one pass; each leaf's priors are kept
+        (the first reading of a node, where two descents reached it), and each path gets
+        its leaf's value (mixed with a rollout's as in :meth:`_leaf_values`) in place of
+        its virtual loss."""
+        leaves = [i for i, (_, state) in enumerate(descents) if not state.is_terminal()]
+        readings: dict[int, tuple[np.ndarray, list[float]]] = {}
+        if leaves:
+            movers = [descents[i][1].current_player for i in leaves]
+            encoded = [self.encode(descents[i][1].view(m)) for i, m in zip(leaves, movers)]
+            probabilities, values = self.net_forward_batch(
+                np.stack([observation for observation, _ in encoded]),
+                np.stack([mask for _, mask in encoded]),
+            )
+            self.last_evaluations += len(leaves)
+            self.last_passes += 1
+            for k, (i, mover) in enumerate(zip(leaves, movers)):
+                readings[i] = _priors_and_values(probabilities[k], values[k], encoded[k][1], mover)
+        weight = self.value_weight
+        for i, (path, state) in enumerate(descents):
+            if i not in readings:
+                rewards = state.returns()
+            else:
+                priors, values = readings[i]
+                self.node_priors.setdefault(path[-1], priors)
+                if weight == 1.0:
+                    rewards = values
+                else:
+                    rollout = self._leaf_rewards(state)
+                    rewards = [weight * v + (1 - weight) * r for v, r in zip(values, rollout)]
+            for visited in path:
+                visited.total += rewards[visited.mover] + 1.0
+
     def __repr__(self) -> str:
         return (
             f"NetSearchAgent({self.label!r}, prior={self.prior_weight}, "
-            f"value={self.value_weight}, {self.options})"
+            f"value={self.value_weight}, batch={self.batch}, {self.options})"
         )
+
+
+def _priors_and_values(
+    probabilities: np.ndarray, values: np.ndarray, mask: np.ndarray, mover: int
+) -> tuple[np.ndarray, list[float]]:
+    """(the prior of every action, each seat's value) from one reading of the mover's view:
+    an action illegal there gets the uniform share of the legal ones (so that a later
+    determinization where it is legal still weighs it)."""
+    share = 1.0 / max(1, int(np.count_nonzero(mask)))
+    priors = np.where(mask, probabilities, share).astype(np.float64)
+    return priors, absolute_values(values, mover).tolist()
 
 
 def _check_weight(name: str, value: Any, label: str, low: float, high: float | None) -> None:
@@ -264,6 +394,7 @@ def make_net_search_agent(spec: str, game: str, seed: int | None = None) -> NetS
     _check_weight("prior", prior, label, low=0.0, high=None)
     _check_weight("value", value, label, low=0.0, high=1.0)
     incumbent = net_given.get("incumbent", defaults["incumbent"])
+    batch = _parse_batch(net_given.get("batch"), defaults["batch"], label)
     net, _ = load_net(source, game=game, device=net_given.get("device", "cpu"))
     return NetSearchAgent(
         game,
@@ -273,8 +404,21 @@ def make_net_search_agent(spec: str, game: str, seed: int | None = None) -> NetS
         prior=prior,
         value=value,
         incumbent=incumbent,
+        batch=batch,
         label=label,
     )
+
+
+def _parse_batch(text: str | None, default: int, label: str) -> int:
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise InvalidConfigError(
+            f"option batch={text!r} of agent {label!r} is not an integer; allowed: an integer "
+            f"from 1 to {MAX_BATCH}"
+        ) from None
 
 
 def _parse_number(name: str, text: str | None, default: float, label: str) -> float:

@@ -143,6 +143,19 @@ def test_the_numpy_forward_pass_equals_torchs(game, shape):
         np.testing.assert_allclose(probabilities, expected[0], rtol=1e-4, atol=1e-6)
         np.testing.assert_allclose(values, expected_values[0], rtol=1e-4, atol=1e-6)
         assert (probabilities[~mask] == 0).all()
+    # The batched pass: several views at once, row by row the same.
+    encoded = [
+        encode_view(state.view(state.current_player), hint)
+        for state in positions(game, 2, seed=12, every=3, limit=5)
+    ]
+    observations = np.stack([observation for observation, _ in encoded])
+    masks = np.stack([mask for _, mask in encoded])
+    expected, expected_values = net.evaluate(observations, masks)
+    probabilities, values = forward.evaluate_batch(observations, masks)
+    assert probabilities.shape == expected.shape and values.shape == expected_values.shape
+    np.testing.assert_allclose(probabilities, expected, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(values, expected_values, rtol=1e-4, atol=1e-6)
+    assert (probabilities[~masks] == 0).all()
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -220,12 +233,52 @@ def test_net_search_plays_legally_and_is_reproducible(game, net_files):
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_net_search_reads_only_its_own_view(game, net_files):
-    spec = f"ismcts-net:{net_files[game, 2]},{TINY_SEARCH},value=0.5"
+@pytest.mark.parametrize("batch", [1, 4])
+def test_net_search_reads_only_its_own_view(game, batch, net_files):
+    spec = f"ismcts-net:{net_files[game, 2]},{TINY_SEARCH},value=0.5,batch={batch}"
     checked = same_move_when_hidden_facts_change(
         game, spec, seed=11, every=7, limit=3, agent_seed=2, iterations=8
     )
     assert checked >= 2
+
+
+@pytest.mark.parametrize("game", ["factors_multiples", "tahiti"])
+def test_a_batched_search_reads_its_leaves_together_and_counts_every_iteration(game, net_files):
+    """batch=8: 30 iterations read by the network in ceil(30 / 8) passes (plus the root's),
+    every visit backed up (the virtual losses all made good), legal and reproducible moves."""
+    rules = make_rules(game)
+    spec = f"ismcts-net:{net_files[game, 2]},{TINY_SEARCH},iterations=30,batch=8"
+    agent = make_agent(spec, game)
+    checked = 0
+    for state in positions(game, 2, seed=4, every=3, limit=6):
+        view = state.view(state.current_player)
+        if len(view.legal_actions()) < 2:
+            continue
+        agent.reset(9)
+        action = agent.act(view)
+        assert action in view.legal_actions()
+        root = agent.last_root
+        if root is None:  # a phase the search leaves to the heuristic
+            continue
+        assert agent.last_iterations == 30 and root.visits == 30
+        assert sum(child.visits for child in root.children.values()) == 30
+        assert agent.last_passes <= 4 + 1 < agent.last_evaluations
+        values = [node.total / node.visits for node in _nodes(root) if node.visits]
+        assert all(-1.0 - 1e-9 <= value <= 1.0 + 1e-9 for value in values)  # no loss left
+        agent.reset(9)
+        assert agent.act(view) == action
+        checked += 1
+    assert checked >= 2
+    state, _ = play(rules, [agent, make_agent("heuristic", game)], 5)
+    assert state.is_terminal()
+
+
+def _nodes(root):
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children.values())
 
 
 def test_the_prior_steers_the_tree_and_value_one_runs_no_rollout(net_files):
@@ -363,6 +416,9 @@ def bad_specs(folder, files):
         (f"ismcts-net:{wasabi},value=nan", "option value=nan of agent"),
         (f"ismcts-net:{wasabi},speed=3", "option 'speed=3' of agent"),
         (f"ismcts-net:{wasabi},incumbent=best", "option incumbent='best' of agent"),
+        (f"ismcts-net:{wasabi},batch=0", "option batch=0 of agent"),
+        (f"ismcts-net:{wasabi},batch=1000", "allowed: an integer from 1 to 256"),
+        (f"ismcts-net:{wasabi},batch=many", "option batch='many' of agent"),
         (f"ismcts-net:{wasabi},iterations=-1", "ismcts option iterations=-1 is out of range"),
         (f"ismcts-net:{wasabi},rollout=greedy", "ismcts option rollout='greedy' is unknown"),
     ]
