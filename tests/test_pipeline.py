@@ -317,6 +317,9 @@ def test_bench_on_a_tiny_budget(tmp_path, monkeypatch):
     assert json.loads((tmp_path / "b.json").read_text())["connect_four_steps_per_s"] > 0
     assert set(report["network_forward_per_s"]) == set(games)
     assert all(min(r.values()) > 0 for r in report["network_forward_per_s"].values())
+    guided = report["net_search_iterations_per_s"]
+    assert set(guided) == set(games)  # both have a shipped network
+    assert all(r["one"] > 0 and r["batched"] > 0 for r in guided.values())
 
 
 def test_bench_times_the_heuristic_in_play_on_every_engine():

@@ -359,6 +359,43 @@ def network_rates(game: str, seconds: float, repeats: int, seed: int) -> dict[st
         }
 
 
+#: The leaves a pass in the batched guided search's figure (``ismcts-net:...,batch=16``).
+NET_SEARCH_BATCH = 16
+
+
+def net_search_rates(game: str, repeats: int, seed: int) -> dict[str, int]:
+    """Tree iterations/s (CPU time) of the search guided by the game's shipped network
+    (``ismcts-net:<game>`` at its defaults, 256 iterations a decision, the heuristic's
+    checks outside the tree off) with the network reading one leaf a pass (``batch=1``)
+    and ``NET_SEARCH_BATCH`` leaves a pass."""
+    from agents.base import make_agent
+    from agents.policy_value import shipped_nets
+
+    if game not in shipped_nets():
+        return {}
+    rules = game_info(game).rules("native" if game in native_games() else "python")
+    views = [
+        p.view(p.current_player)
+        for p in search_positions(rules, 4, seed)
+        if len(p.legal_actions()) > 1
+    ]
+    tree_only = "seconds=0,iterations=256,verify=0,guard=0,late=0,mid=0"
+
+    def rate(batch: int) -> float:
+        agent = make_agent(f"ismcts-net:{game},{tree_only},batch={batch}", game, seed=seed)
+        iterations = 0
+        start = time.process_time()
+        for view in views:
+            agent.act(view)
+            iterations += agent.last_iterations
+        return iterations / (time.process_time() - start)
+
+    return {
+        "one": round(best(lambda r: rate(1), repeats)),
+        "batched": round(best(lambda r: rate(NET_SEARCH_BATCH), repeats)),
+    }
+
+
 def connect_four_rate(seconds: float, seed: int) -> float:
     import pettingzoo
 
@@ -555,6 +592,8 @@ def main(args: Args) -> dict:
         for game in (ids if args.learner_steps else [])
     }
     networks = {game: network_rates(game, args.seconds, args.repeats, args.seed) for game in ids}
+    guided = {game: net_search_rates(game, args.repeats, args.seed) for game in ids}
+    guided = {game: rates for game, rates in guided.items() if rates}
     yardstick = max(c4)
     print(
         f"connect_four_v3 raw_env: {yardstick:,.0f} steps/s of CPU time (best of {len(c4)} "
@@ -581,10 +620,21 @@ def main(args: Args) -> dict:
         faster="numpy",
         slower="torch",
     )
+    if guided:
+        print_ratio_table(
+            "Guided search (ismcts-net, the shipped network) tree iterations/s, CPU time: "
+            f"the network reading one leaf a pass (batch=1, the default) and {NET_SEARCH_BATCH}"
+            f" (batch={NET_SEARCH_BATCH}: the same numpy sums over a batch, one GPU call on a GPU)",
+            guided,
+            [("one", "batch=1", 10), ("batched", f"batch={NET_SEARCH_BATCH}", 10)],
+            faster="batched",
+            slower="one",
+        )
     report = {
         "args": asdict(args),
         "learner_steps_per_s": learner,
         "network_forward_per_s": networks,
+        "net_search_iterations_per_s": guided,
         "machine": {"python": platform.python_version(), "processor": platform.machine()},
         "connect_four_steps_per_s": round(yardstick),
         "results": rows,
