@@ -242,7 +242,7 @@ def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_th
             checkpoints=str(tmp_path / "kept"),
         )
 
-    monkeypatch.setattr(leaderboard, "play_version", lambda: "a" * 16)
+    monkeypatch.setattr(leaderboard, "play_version", lambda game: "a" * 16)
     first = leaderboard.main(board("first")).read_text()
     kept = sorted((tmp_path / "kept").iterdir())
     assert len(kept) == 3 + 6  # 3 pairings at 2 players, both directions of each at 5
@@ -271,30 +271,38 @@ def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_th
     assert played == [0, 1, 2, 3]
 
     played.clear()
-    monkeypatch.setattr(leaderboard, "play_version", lambda: "b" * 16)  # other engines
+    monkeypatch.setattr(leaderboard, "play_version", lambda game: "b" * 16)  # other engines
     leaderboard.main(board("other"))
     assert len(played) == 3 * 4 + 6 * 2
     played.clear()
-    monkeypatch.setattr(leaderboard, "play_version", lambda: None)  # uncommitted changes
+    monkeypatch.setattr(leaderboard, "play_version", lambda game: None)  # uncommitted
     leaderboard.main(board("dirty"))
     assert len(played) == 3 * 4 + 6 * 2
 
 
-def test_the_play_version_follows_the_code_that_plays_the_games(monkeypatch):
+def test_the_play_version_follows_the_code_and_the_models_that_play_the_games(monkeypatch):
     from training import leaderboard
 
-    trees = {f"HEAD:{path}": f"tree-{path}" for path in leaderboard.PLAY_PATHS}
+    files = {
+        "agents/search.py": "1",
+        "agents/models/wasabi_net.pt": "2",
+        "agents/models/tahiti_net.pt": "3",
+        "native/wasabi.cc": "4",
+    }
 
     def git(*arguments):
         if arguments[0] == "status":
             return status
-        return trees.get(arguments[1])
+        return "\n".join(f"100644 blob {blob}\t{path}" for path, blob in files.items())
 
     monkeypatch.setattr(leaderboard, "git_output", git)
     status = ""
-    version = leaderboard.play_version()
-    assert version is not None and len(version) == 16
-    trees["HEAD:agents"] = "another tree"
-    assert leaderboard.play_version() not in (None, version)
+    wasabi, tahiti = leaderboard.play_version("wasabi"), leaderboard.play_version("tahiti")
+    assert len(wasabi) == 16 and wasabi != tahiti
+    files["agents/models/tahiti_net.pt"] = "5"  # another game's model: the same version
+    assert leaderboard.play_version("wasabi") == wasabi
+    assert leaderboard.play_version("tahiti") != tahiti
+    files["native/wasabi.cc"] = "6"  # the engines: every game's version
+    assert leaderboard.play_version("wasabi") != wasabi
     status = " M agents/search.py"
-    assert leaderboard.play_version() is None
+    assert leaderboard.play_version("wasabi") is None

@@ -11,9 +11,9 @@ budget), except the seconds per decision.
 
 The whole page takes hours on 2 cores, so every finished pairing is kept in
 ``--checkpoints``: the same command rerun (after an interruption, or on another day) plays
-only the pairings not finished yet, as long as the code that decides the games (the engines,
-the agents and their models, the game loop: ``PLAY_PATHS``) is the same commit's; commits
-that change only docs or training code keep what was played. Nothing is kept while that code
+only the pairings not finished yet, as long as what decides a game's games (the engines,
+the agents and that game's models, the game loop: ``PLAY_PATHS``) is the same commit's;
+commits that change only docs, training code or another game's models keep what was played. Nothing is kept while that code
 has uncommitted changes, since its games could not be reproduced.
 """
 
@@ -188,24 +188,33 @@ def update_readme(readme: Path, block: str) -> None:
 #: What decides the leaderboard's games besides its arguments: the engines, the agents (with
 #: their shipped models) and the loop that plays a game.
 PLAY_PATHS = ("boardgame_envs", "native", "agents", "training/evaluate.py")
+MODELS = "agents/models"
 
 
-def play_version() -> str | None:
-    """A digest of the committed ``PLAY_PATHS``, or None when any of them has uncommitted
-    changes (or this is not a git checkout): games played then could not be reproduced.
-    Commits that change only the docs or the training code keep the same version."""
+def play_version(game: str) -> str | None:
+    """A digest of the committed ``PLAY_PATHS`` that decide ``game``'s games: all of them
+    but the models of other games (a model's file name starts with its game's id). None when
+    any of them has uncommitted changes (or this is not a git checkout): games played then
+    could not be reproduced. Commits to the docs or the training code, or a new model for
+    another game, keep the same version."""
     if git_output("status", "--porcelain", "--", *PLAY_PATHS) != "":
         return None
-    trees = [git_output("rev-parse", f"HEAD:{path}") for path in PLAY_PATHS]
-    if not all(trees):
+    listing = git_output("ls-tree", "-r", "HEAD", "--", *PLAY_PATHS)
+    if not listing:
         return None
-    return hashlib.sha256(" ".join(trees).encode()).hexdigest()[:16]
+    wanted = [
+        line
+        for line in listing.splitlines()
+        if not line.split("\t", 1)[-1].startswith(MODELS + "/")
+        or Path(line.split("\t", 1)[-1]).name.startswith(game + "_")
+    ]
+    return hashlib.sha256("\n".join(wanted).encode()).hexdigest()[:16]
 
 
-def kept_pairings(folder: str) -> KeptPairings | None:
-    """Where finished pairings are kept and read back, or None (no folder, or code that
-    decides the games has uncommitted changes)."""
-    version = play_version() if folder else None
+def kept_pairings(folder: str, game: str) -> KeptPairings | None:
+    """Where ``game``'s finished pairings are kept and read back, or None (no folder, or
+    code that decides the games has uncommitted changes)."""
+    version = play_version(game) if folder else None
     if version is None:
         if folder:
             print("the engines or agents have uncommitted changes: no pairing is kept")
@@ -221,11 +230,11 @@ def main(args: Args) -> Path:
     sections = []
     staging = figures.with_name(figures.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
-    kept = kept_pairings(args.checkpoints)
     for game in args.game_list():
         sizes = table_sizes(game)
         games = {n: args.two_player_games if n == 2 else args.large_table_games for n in sizes}
         leagues[game] = {}
+        kept = kept_pairings(args.checkpoints, game)
         for n in sizes:
             league_args = LeagueArgs(
                 game=game,
