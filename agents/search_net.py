@@ -28,10 +28,11 @@ inside the tree:
 
 * **batch**: with ``batch=N`` > 1, N iterations go down the tree before the network reads
   their N leaves in one pass (on a GPU, one transfer and one kernel launch per layer for
-  all of them). Each node an iteration passes takes a virtual loss (a visit counted as a
-  loss until its leaf's value comes back), so the batch's iterations spread over the tree
-  instead of all taking the same path; a leaf two of them reach is read twice, its first
-  reading kept as its prior. ``batch=1`` (the default) is the one-at-a-time search.
+  all of them). Each node an iteration passes counts its visit at once, in the
+  exploration terms only (WU-UCT's unobserved visits: the mean value waits for the leaf's
+  value), so the batch's iterations spread over the tree instead of all taking the same
+  path; a leaf two of them reach is read twice, its first reading kept as its prior.
+  ``batch=1`` (the default) is the one-at-a-time search.
 
 The move played is the root action visited most, as in ISMCTS. The agent spec is
 ``ismcts-net:<game or path>[,<ismcts options>][,prior=<weight>][,value=<0..1>]
@@ -79,7 +80,7 @@ NETWORK_DEFAULTS: dict[str, Any] = {
     "incumbent": "heuristic",
     "batch": 1,
 }
-#: The largest ``batch``: past a few dozen leaves, virtual losses spread the search too thin.
+#: The largest ``batch``: the iterations of a batch do not learn from each other's values.
 MAX_BATCH = 256
 #: The move a departure must beat (``guard``, ``verify``, ``root=paired``): the heuristic's,
 #: as in ismcts, or the network's own (its policy's most likely legal move).
@@ -257,23 +258,27 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             size = int(min(self.batch, limit - done))
-            pending: set[_Node] = set()
+            in_flight: dict[_Node, int] = {}
             descents = [
-                self._descend(root, self.rules.sample_state(view, sample_rng), pending)
+                self._descend(root, self.rules.sample_state(view, sample_rng), in_flight)
                 for _ in range(size)
             ]
             self._back_up(descents)
             done += size
         return done
 
-    def _descend(self, root: _Node, state: State, pending: set[_Node]) -> tuple[list[_Node], State]:
-        """One iteration's way down, as in :meth:`_iterate`, to a new node (added to
-        ``pending``), a node still pending in this batch, or the end of the game. Each node
-        passed takes a virtual loss (a visit with reward -1, made good in :meth:`_back_up`),
-        so that the batch's other iterations spread out instead of all taking this path."""
+    def _descend(
+        self, root: _Node, state: State, in_flight: dict[_Node, int]
+    ) -> tuple[list[_Node], State]:
+        """One iteration's way down, as in :meth:`_iterate`, to a new node, a node another
+        iteration of this batch added (whose value is not back yet), or the end of the game.
+        Each node passed counts the visit at once (``in_flight`` until :meth:`_back_up`):
+        the exploration terms see it, so that the batch's other iterations spread out, while
+        the mean value is over the visits whose values are back (as WU-UCT does, rather than
+        a virtual loss, which drove a small tree off its best moves)."""
         path = [root]
         root.visits += 1
-        root.total -= 1.0
+        in_flight[root] = in_flight.get(root, 0) + 1
         node = root
         weight = self.prior_weight
         rng = self.py_rng
@@ -294,18 +299,19 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
                 else:
                     child.available += 1
                     reach = math.sqrt(child.available) / (1 + child.visits)
-                    value = child.total / child.visits + weight * p * reach
+                    back = child.visits - in_flight.get(child, 0)
+                    value = (child.total / back if back else 0.0) + weight * p * reach
                 if value > best_value or (value == best_value and rng.random() < 0.5):
                     best_value, best_action = value, a
             state.apply(best_action)
             child = children.get(best_action)
-            if child is None:
+            added = child is None
+            if added:
                 child = children[best_action] = _Node(mover)
-                pending.add(child)
             child.visits += 1
-            child.total -= 1.0
+            in_flight[child] = in_flight.get(child, 0) + 1
             path.append(child)
-            if child in pending:
+            if added or child.visits == in_flight[child]:  # new, or new in this batch
                 break
             node = child
         return path, state
@@ -313,8 +319,7 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
     def _back_up(self, descents: list[tuple[list[_Node], State]]) -> None:
         """The network reads every descent's leaf in one pass; each leaf's priors are kept
         (the first reading of a node, where two descents reached it), and each path gets
-        its leaf's value (mixed with a rollout's as in :meth:`_leaf_values`) in place of
-        its virtual loss."""
+        its leaf's value (mixed with a rollout's as in :meth:`_leaf_values`)."""
         leaves = [i for i, (_, state) in enumerate(descents) if not state.is_terminal()]
         readings: dict[int, tuple[np.ndarray, list[float]]] = {}
         if leaves:
@@ -341,7 +346,7 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
                     rollout = self._leaf_rewards(state)
                     rewards = [weight * v + (1 - weight) * r for v, r in zip(values, rollout)]
             for visited in path:
-                visited.total += rewards[visited.mover] + 1.0
+                visited.total += rewards[visited.mover]
 
     def __repr__(self) -> str:
         return (
