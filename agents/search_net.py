@@ -274,8 +274,9 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         iteration of this batch added (whose value is not back yet), or the end of the game.
         Each node passed counts the visit at once (``in_flight`` until :meth:`_back_up`):
         the exploration terms see it, so that the batch's other iterations spread out, while
-        the mean value is over the visits whose values are back (as WU-UCT does, rather than
-        a virtual loss, which drove a small tree off its best moves)."""
+        the mean value is over the visits whose values are back (WU-UCT's unobserved
+        visits; a virtual loss of -1 would push the tree off its best moves the more, the
+        larger the batch)."""
         path = [root]
         root.visits += 1
         in_flight[root] = in_flight.get(root, 0) + 1
