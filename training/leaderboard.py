@@ -13,8 +13,9 @@ The whole page takes hours on 2 cores, so every finished pairing is kept in
 ``--checkpoints``: the same command rerun (after an interruption, or on another day) plays
 only the pairings not finished yet, as long as what decides a game's games (the engines,
 the agents and that game's models, the game loop: ``PLAY_PATHS``) is the same commit's;
-commits that change only docs, training code or another game's models keep what was played. Nothing is kept while that code
-has uncommitted changes, since its games could not be reproduced.
+commits that change only docs, training code or another game's models keep what was
+played. Nothing is kept while that code has uncommitted changes, since its games could not
+be reproduced.
 """
 
 from __future__ import annotations
