@@ -4,6 +4,7 @@ every failure a clear error."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -261,13 +262,16 @@ def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_th
     assert again == first  # the same tables and ratings, none of it replayed
 
     # An interrupted run: one pairing was not finished. Only its games are played, and
-    # the ratings, fitted game by game in the same order, come out the same.
+    # the tables and ratings, fitted game by game in the same order, come out the same (the
+    # seconds per decision of the games played again are measured again).
     kept[4].unlink()
-    assert leaderboard.main(board("resumed")).read_text() == first
+    resumed = leaderboard.main(board("resumed")).read_text()
+    assert without_timings(resumed) == without_timings(first)
     assert played == [0, 1]  # the 2 games of one pairing at 5 players
     played.clear()
     kept[0].write_text('{"key": ')  # cut short as it was written: played again
-    assert leaderboard.main(board("cut")).read_text() == first
+    cut = leaderboard.main(board("cut")).read_text()
+    assert without_timings(cut) == without_timings(first)
     assert played == [0, 1, 2, 3]
 
     played.clear()
@@ -278,6 +282,12 @@ def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_th
     monkeypatch.setattr(leaderboard, "play_version", lambda game: None)  # uncommitted
     leaderboard.main(board("dirty"))
     assert len(played) == 3 * 4 + 6 * 2
+
+
+def without_timings(page: str) -> str:
+    """The leaderboard page with its seconds per decision (the ratings tables' last column)
+    blanked: they are measured, not reproduced."""
+    return re.sub(r"\| \d+\.\d{4} \|$", "| s |", page, flags=re.M)
 
 
 def test_the_play_version_follows_the_code_and_the_models_that_play_the_games(monkeypatch):
