@@ -176,32 +176,13 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
     def _iterate(self, root: _Node, state: State) -> None:
         path = [root]
         node = root
-        weight = self.prior_weight
-        rng = self.py_rng
         while not state.is_terminal():
             mover = state.current_player
-            legal = state.legal_actions()
-            if node is root and self.root_moves is not None:
-                legal = [a for a in legal if a in self.root_moves]
-            priors = self._priors(node, state, legal)
-            children = node.children
-            untried_reach = math.sqrt(node.visits + 1)
-            best_value = -math.inf
-            best_action = -1
-            for a, p in zip(legal, priors):
-                child = children.get(a)
-                if child is None:
-                    value = weight * p * untried_reach
-                else:
-                    child.available += 1
-                    reach = math.sqrt(child.available) / (1 + child.visits)
-                    value = child.total / child.visits + weight * p * reach
-                if value > best_value or (value == best_value and rng.random() < 0.5):
-                    best_value, best_action = value, a
-            child = children.get(best_action)
+            best_action = self._puct_choice(root, node, state, node.visits + 1)
+            child = node.children.get(best_action)
             state.apply(best_action)
             if child is None:
-                child = children[best_action] = _Node(mover)
+                child = node.children[best_action] = _Node(mover)
                 path.append(child)
                 break
             node = child
@@ -210,6 +191,41 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         for visited in path:
             visited.visits += 1
             visited.total += rewards[visited.mover]
+
+    def _puct_choice(
+        self,
+        root: _Node,
+        node: _Node,
+        state: State,
+        passes: int,
+        in_flight: dict[_Node, int] | None = None,
+    ) -> int:
+        """The action PUCT picks at ``node`` in ``state`` (the module docstring's score), each
+        child passed counted as available once more. ``passes``: the node's visits, this one
+        included; ``in_flight`` (a batch): the visits whose values are not back yet, which
+        the mean values leave out."""
+        legal = state.legal_actions()
+        if node is root and self.root_moves is not None:
+            legal = [a for a in legal if a in self.root_moves]
+        priors = self._priors(node, state, legal)
+        children = node.children
+        weight = self.prior_weight
+        rng = self.py_rng
+        untried_reach = math.sqrt(passes)
+        best_value = -math.inf
+        best_action = -1
+        for a, p in zip(legal, priors):
+            child = children.get(a)
+            if child is None:
+                value = weight * p * untried_reach
+            else:
+                child.available += 1
+                reach = math.sqrt(child.available) / (1 + child.visits)
+                back = child.visits - (in_flight.get(child, 0) if in_flight else 0)
+                value = (child.total / back if back else 0.0) + weight * p * reach
+            if value > best_value or (value == best_value and rng.random() < 0.5):
+                best_value, best_action = value, a
+        return best_action
 
     def _priors(self, node: _Node, state: State, legal: list[int]) -> list[float]:
         """The prior of each of ``legal`` at ``node``: the network's, kept from the node's
@@ -281,34 +297,14 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         root.visits += 1
         in_flight[root] = in_flight.get(root, 0) + 1
         node = root
-        weight = self.prior_weight
-        rng = self.py_rng
         while not state.is_terminal():
             mover = state.current_player
-            legal = state.legal_actions()
-            if node is root and self.root_moves is not None:
-                legal = [a for a in legal if a in self.root_moves]
-            priors = self._priors(node, state, legal)
-            children = node.children
-            untried_reach = math.sqrt(node.visits)
-            best_value = -math.inf
-            best_action = -1
-            for a, p in zip(legal, priors):
-                child = children.get(a)
-                if child is None:
-                    value = weight * p * untried_reach
-                else:
-                    child.available += 1
-                    reach = math.sqrt(child.available) / (1 + child.visits)
-                    back = child.visits - in_flight.get(child, 0)
-                    value = (child.total / back if back else 0.0) + weight * p * reach
-                if value > best_value or (value == best_value and rng.random() < 0.5):
-                    best_value, best_action = value, a
+            best_action = self._puct_choice(root, node, state, node.visits, in_flight)
             state.apply(best_action)
-            child = children.get(best_action)
+            child = node.children.get(best_action)
             added = child is None
             if added:
-                child = children[best_action] = _Node(mover)
+                child = node.children[best_action] = _Node(mover)
             child.visits += 1
             in_flight[child] = in_flight.get(child, 0) + 1
             path.append(child)
