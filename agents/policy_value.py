@@ -683,9 +683,13 @@ def check_table(net: PolicyValueNet, view: PlayerView, label: str) -> None:
     players = view_players(view)
     if players != net.num_players:
         name = net.game if players == 2 else f"{net.game}@{players}p"
+        if name in shipped_nets():
+            fitting = f"e.g. the shipped net:{name}"
+        else:
+            fitting = f"none is shipped; train one with --algo exit --num-players {players}"
         raise InvalidConfigError(
             f"agent {label!r}: its network is for {net.num_players} players, this game has "
-            f"{players}; allowed: a network trained at {players} players (e.g. net:{name})"
+            f"{players}; allowed: a network trained at {players} players ({fitting})"
         )
 
 

@@ -438,9 +438,18 @@ def test_a_network_for_another_table_size_is_refused_when_it_plays(net_files):
     ):
         agents = [make_agent(spec, "wasabi"), RandomAgent(), RandomAgent()]
         with pytest.raises(
-            InvalidConfigError, match="its network is for 2 players, this game has 3"
+            InvalidConfigError,
+            match="its network is for 2 players, this game has 3; allowed: a network trained "
+            r"at 3 players \(none is shipped; train one with --algo exit --num-players 3\)",
         ):
             play(rules, agents, seed=1)
+
+
+def test_the_table_size_error_names_a_shipped_network_that_fits():
+    rules = make_rules("wasabi")
+    agents = [make_agent("net:wasabi", "wasabi")] + [RandomAgent() for _ in range(3)]
+    with pytest.raises(InvalidConfigError, match=r"\(e\.g\. the shipped net:wasabi@4p\)"):
+        play(rules, agents, seed=1)
 
 
 def test_bad_network_shapes_are_refused():
