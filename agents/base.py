@@ -14,7 +14,7 @@ after the colon names an ``Agent`` subclass, a factory function, or an object wi
 
     # my_agents.py
     import numpy as np
-    from agents.base import Agent
+    from boardgame_envs.agents.base import Agent
 
     class FirstLegal(Agent):
         def act(self, view):
@@ -131,34 +131,35 @@ NET_SEARCH_OPTIONS = ("prior", "value", "incumbent", "batch", "device")
 def make_agent(spec: str, game: str, seed: int | None = None, engine: str | None = None) -> Agent:
     """An agent by name: ``random``, ``heuristic``, ``ismcts[:options]``, ``ppo:<model>``
     (a model .zip, a run directory, or a shipped policy's name such as ``ppo:wasabi`` or
-    ``ppo:tahiti@3p``; ``,device=cuda`` loads it on a GPU: see :mod:`agents.ppo`),
-    ``net:<network>`` (a policy-value network's policy alone: :mod:`agents.policy_value`),
-    ``ismcts-net:<network>[,options]`` (the search guided by it: :mod:`agents.search_net`),
-    or your own agent: ``module.path:attr`` or ``path/to/file.py:attr`` (see
-    :func:`load_user_agent`).
+    ``ppo:tahiti@3p``; ``,device=cuda`` loads it on a GPU: see :mod:`boardgame_envs.agents.ppo`),
+    ``net:<network>`` (a policy-value network's policy alone:
+    :mod:`boardgame_envs.agents.policy_value`),
+    ``ismcts-net:<network>[,options]`` (the search guided by it:
+    :mod:`boardgame_envs.agents.search_net`), or your own agent: ``module.path:attr`` or
+    ``path/to/file.py:attr`` (see :func:`load_user_agent`).
 
     ``engine`` picks the heuristic's twin ("python": the reference, "native": the compiled
     one; None: the one of the engine in use); both play the same moves."""
     if spec == "ismcts" or spec.startswith("ismcts:"):
-        from agents.search import make_search_agent
+        from boardgame_envs.agents.search import make_search_agent
 
         return make_search_agent(spec[len("ismcts:") :], game, seed=seed)
     if spec == "random":
         return RandomAgent(seed)
     if spec == "heuristic":
-        from agents.heuristic import make_heuristic
+        from boardgame_envs.agents.heuristic import make_heuristic
 
         return make_heuristic(game, seed, engine)
     if spec.startswith("ppo:"):
-        from agents.ppo import PPOAgent
+        from boardgame_envs.agents.ppo import PPOAgent
 
         return PPOAgent.from_spec(spec[len("ppo:") :], game=game, seed=seed)
     if spec.startswith("net:"):
-        from agents.policy_value import NetAgent
+        from boardgame_envs.agents.policy_value import NetAgent
 
         return NetAgent.from_spec(spec[len("net:") :], game=game, seed=seed)
     if spec.startswith("ismcts-net:"):
-        from agents.search_net import make_net_search_agent
+        from boardgame_envs.agents.search_net import make_net_search_agent
 
         return make_net_search_agent(spec[len("ismcts-net:") :], game, seed=seed)
     if is_user_spec(spec):
@@ -401,8 +402,8 @@ def split_agent_specs(text: str) -> list[str]:
     ``["ismcts:iterations=50,rollout=random", "ppo:wasabi,device=cuda",
     "my_agents.py:FirstLegal", "heuristic"]`` (your own agents take no options: they end at
     the next comma)."""
-    from agents.ppo import SPEC_OPTIONS
-    from agents.search import OPTIONS
+    from boardgame_envs.agents.ppo import SPEC_OPTIONS
+    from boardgame_envs.agents.search import OPTIONS
 
     options = {
         "ismcts:": OPTIONS,

@@ -29,11 +29,11 @@ from typing import Any
 import gymnasium
 import numpy as np
 import torch
+from boardgame_envs.agents.base import Agent, make_agent
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
 from torch import nn
 
-from agents.base import Agent, make_agent
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 
 

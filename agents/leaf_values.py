@@ -188,7 +188,7 @@ def _wasabi_keys(state: State) -> list[float]:
 @functools.cache
 def _wasabi_planner():
     """One heuristic, for its board valuation (its memos make repeated boards cheap)."""
-    from agents.heuristic.wasabi import HeuristicAgent
+    from boardgame_envs.agents.heuristic.wasabi import HeuristicAgent
 
     return HeuristicAgent()
 
@@ -234,7 +234,7 @@ def _cornucopia_keys(state: State) -> list[float]:
 
 @functools.cache
 def _cornucopia_player():
-    from agents.heuristic.cornucopia import HeuristicAgent
+    from boardgame_envs.agents.heuristic.cornucopia import HeuristicAgent
 
     return HeuristicAgent()
 

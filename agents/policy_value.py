@@ -13,7 +13,7 @@
 Its trunk is a small multilayer perceptron (``layers`` dense layers of ``hidden`` units,
 ReLU). Games whose observation starts with board planes (``rules.planes_shape``: Carcassonne:
 The Castle, Tahiti, Wasabi!) read the planes with a small convolutional network and the rest
-with a dense layer first, as :class:`agents.networks.PlanesExtractor` does for PPO.
+with a dense layer first, as :class:`boardgame_envs.agents.networks.PlanesExtractor` does for PPO.
 
 A network is saved as one ``.pt`` file (:func:`save_net`, loadable with
 ``torch.load(..., weights_only=True)``)::
@@ -29,7 +29,7 @@ The agent spec ``net:<game or path>[,device=<device>][,sample=1]`` plays the net
 policy alone (:class:`NetAgent`): one forward pass a decision on its own view, the most
 likely legal move (``sample=1``: a move drawn from the policy with the agent's own seed).
 On the CPU a decision runs the network in numpy (:class:`NumpyForward`); on another
-device, torch on one thread (see :func:`agents.ppo.one_torch_thread`).
+device, torch on one thread (see :func:`boardgame_envs.agents.ppo.one_torch_thread`).
 """
 
 from __future__ import annotations
@@ -45,10 +45,16 @@ from typing import Any
 
 import numpy as np
 import torch
+from boardgame_envs.agents.base import NET_SPEC_OPTIONS, Agent
+from boardgame_envs.agents.ppo import (
+    DEVICE,
+    DEVICES_TEXT,
+    models_folder,
+    one_torch_thread,
+    resolve_device,
+)
 from torch import nn
 
-from agents.base import NET_SPEC_OPTIONS, Agent
-from agents.ppo import DEVICE, DEVICES_TEXT, models_folder, one_torch_thread, resolve_device
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.core.single_agent import observe
 
@@ -62,8 +68,8 @@ RUN_NET_FILE = "net.pt"
 #: game's heuristic would make there (``heuristic``), as a one-hot after the observation. A
 #: hinted network's logits add ``hint_weight`` (learned, from :data:`INITIAL_HINT_WEIGHT`)
 #: times that one-hot, so a fresh one plays the heuristic's moves and learns where to depart
-#: from them: the residual policy of :mod:`agents.hinted`. Without it, networks trained on
-#: the search's labels stayed far below the heuristic in Cornucopia and Wasabi!
+#: from them: the residual policy of :mod:`boardgame_envs.agents.hinted`. Without it, networks
+#: trained on the search's labels stayed far below the heuristic in Cornucopia and Wasabi!
 #: (docs/results.md).
 HINTS = ("none", "heuristic")
 INITIAL_HINT_WEIGHT = 4.0
@@ -197,8 +203,8 @@ class PlanesTrunk(nn.Module):
     """Board planes -> a 1x1 convolution (``channels``), ``depth`` 3x3 convolutions (ReLU
     each), flattened to ``plane_features`` by a dense layer; the rest of the observation ->
     ``vector_features`` by a dense layer with ReLU; both concatenated (the layout of
-    :class:`agents.networks.PlanesExtractor`, without stable-baselines3). The planes are the
-    observation's first ``channels * rows * columns`` values, in C order."""
+    :class:`boardgame_envs.agents.networks.PlanesExtractor`, without stable-baselines3). The planes
+    are the observation's first ``channels * rows * columns`` values, in C order."""
 
     def __init__(
         self,
@@ -450,7 +456,7 @@ def make_hint_agent(
     game's heuristic on ``engine``'s views, seeded, as the network was trained with it."""
     if not net.hinted:
         return None
-    from agents.base import make_agent
+    from boardgame_envs.agents.base import make_agent
 
     return make_agent(net.hint, net.game, seed=seed, engine=engine)
 

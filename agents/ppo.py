@@ -27,8 +27,8 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from boardgame_envs.agents.base import Agent
 
-from agents.base import Agent
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.core.single_agent import observe, observe_planes
 
@@ -97,7 +97,7 @@ class PPOAgent(Agent):
         """What the model reads: the flat observation (then the hint, for a hinted policy)
         or the planes dict, as it was trained."""
         if self.hint_agent is not None:
-            from agents.hinted import hint_vector
+            from boardgame_envs.agents.hinted import hint_vector
 
             hint = hint_vector(self.hint_agent, view, self.model.action_space.n)
             return np.concatenate([observe(view, self.observe_mask), hint])
@@ -177,14 +177,14 @@ def load_model(path: Any, device: str = "cpu", **kwargs: Any) -> Any:
 
 # -- the shipped policies --------------------------------------------------------------------
 #: A shipped model's file name: ``<game>_ppo.zip``, or ``<game>_<n>p_ppo.zip`` for a policy
-#: fine-tuned at n players (what ``training.ship`` writes).
+#: fine-tuned at n players (what ``boardgame_envs.training.ship`` writes).
 SHIPPED_FILE = re.compile(r"(?P<game>[a-z_]+?)(?:_(?P<players>\d+)p)?_ppo\.zip")
 
 
 def models_folder() -> Path:
     """Where the shipped policies are: ``agents/models/``, package data found through
     ``importlib.resources`` (so from any folder, in an editable install as in a wheel)."""
-    return Path(str(importlib.resources.files("agents").joinpath("models")))
+    return Path(str(importlib.resources.files("boardgame_envs.agents").joinpath("models")))
 
 
 def shipped_models() -> dict[str, Path]:

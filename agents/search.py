@@ -67,10 +67,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
+from boardgame_envs.agents.base import Agent
+from boardgame_envs.agents.leaf_values import SCORE_SCALE, TURNS_LEFT, leaf_evaluator, turns_left
+from boardgame_envs.agents.search_priors import rank_actions
 
-from agents.base import Agent
-from agents.leaf_values import SCORE_SCALE, TURNS_LEFT, leaf_evaluator, turns_left
-from agents.search_priors import rank_actions
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
@@ -436,7 +436,7 @@ class ISMCTSAgent(Agent):
             or self.options.mid
         )
         if needs_heuristic and heuristic is None:
-            from agents.base import make_agent
+            from boardgame_envs.agents.base import make_agent
 
             heuristic = make_agent("heuristic", game, engine=self.rules.engine)
         self.heuristic = heuristic

@@ -1,8 +1,9 @@
 """The search guided by a policy-value network (ExIt / AlphaZero style ISMCTS).
 
-:class:`NetSearchAgent` is the ISMCTS of :mod:`agents.search` (determinizations of its own
-view, one tree keyed by the actions played, availability counts, the same ``verify``,
-``guard``, ``late`` and ``phases`` machinery) with a :class:`agents.policy_value.PolicyValueNet`
+:class:`NetSearchAgent` is the ISMCTS of :mod:`boardgame_envs.agents.search` (determinizations of
+its own view, one tree keyed by the actions played, availability counts, the same ``verify``,
+``guard``, ``late`` and ``phases`` machinery) with a
+:class:`boardgame_envs.agents.policy_value.PolicyValueNet`
 inside the tree:
 
 * **prior**: the first time an iteration reaches a node, the network reads the MOVER's view
@@ -37,9 +38,9 @@ inside the tree:
 The move played is the root action visited most, as in ISMCTS. The agent spec is
 ``ismcts-net:<game or path>[,<ismcts options>][,prior=<weight>][,value=<0..1>]
 [,incumbent=heuristic|net][,batch=N][,device=...]``
-(the network as for ``net:``; the ismcts options of :mod:`agents.search`); its defaults per
-game are :data:`NET_SEARCH_DEFAULTS`. :func:`search_policy_target` turns a decision into a
-training target (the root's visit counts).
+(the network as for ``net:``; the ismcts options of :mod:`boardgame_envs.agents.search`); its
+defaults per game are :data:`NET_SEARCH_DEFAULTS`. :func:`search_policy_target` turns a decision
+into a training target (the root's visit counts).
 """
 
 from __future__ import annotations
@@ -50,9 +51,8 @@ from dataclasses import fields, replace
 from typing import Any
 
 import numpy as np
-
-from agents.base import NET_SEARCH_OPTIONS, Agent
-from agents.policy_value import (
+from boardgame_envs.agents.base import NET_SEARCH_OPTIONS, Agent
+from boardgame_envs.agents.policy_value import (
     HoldsNet,
     PolicyValueNet,
     absolute_values,
@@ -61,7 +61,7 @@ from agents.policy_value import (
     one_blas_thread,
     parse_net_spec,
 )
-from agents.search import (
+from boardgame_envs.agents.search import (
     GAME_DEFAULTS,
     OPTIONS,
     ISMCTSAgent,
@@ -70,6 +70,7 @@ from agents.search import (
     default_options,
     parse_option_values,
 )
+
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
 #: The network's part of the defaults: the prior's weight (PUCT's c) and the share of the

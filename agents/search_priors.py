@@ -9,7 +9,8 @@ two, while the heuristic's top few get enough to be told apart.
 
 from __future__ import annotations
 
-from agents.base import Agent
+from boardgame_envs.agents.base import Agent
+
 from boardgame_envs.core.rules import PlayerView
 
 

@@ -118,8 +118,8 @@ def make_single_agent(
     ``opponent`` is an agent (or a mix, a pool, a function ``view -> action``) or an agent
     name: ``random``, ``heuristic``, ``ismcts[:options]``, ``ppo:<model>`` (a path or a
     shipped policy's name, e.g. ``ppo:wasabi``). Names are resolved here, by
-    ``agents.make_agent``, so that the core env only ever gets agents (the core does not
-    import ``agents/``; this factory, like the game's gymnasium id, is the user-facing entry
+    ``boardgame_envs.agents.make_agent``, so that the core env only ever gets agents (the core does
+    not import ``agents/``; this factory, like the game's gymnasium id, is the user-facing entry
     point above both). Other ``kwargs`` go to ``SingleAgentEnv``
     (``observe_mask``, ``layout``, ``learner_seat``, …) and on to the AEC env.
     """
@@ -127,7 +127,7 @@ def make_single_agent(
 
     rules = make_rules(game, engine)
     if isinstance(opponent, str):
-        from agents.base import make_agent
+        from boardgame_envs.agents.base import make_agent
 
         opponent = make_agent(opponent, game)
     return SingleAgentEnv(rules, num_players, opponent=opponent, **kwargs)

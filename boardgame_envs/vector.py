@@ -49,7 +49,7 @@ def make_batch(
     """The games behind :func:`make_vec`: compiled (:class:`_NativeBatch`) where the
     engine is native and every opponent (and the hint) is one the engine plays itself,
     else one :class:`SingleAgentEnv` after another (:class:`_PythonBatch`)."""
-    from agents.base import make_agent
+    from boardgame_envs.agents.base import make_agent
 
     if not is_integer(num_envs) or num_envs < 1:
         raise InvalidConfigError(f"num_envs={num_envs!r} is not allowed; allowed: an int >= 1")
@@ -96,8 +96,8 @@ RANDOM, HEURISTIC = 0, 1  # the compiled batch's opponent policies
 
 def _policy_code(agent: Any, game: str) -> int | None:
     """The compiled policy that plays exactly as ``agent`` does, or None."""
-    from agents.base import RandomAgent
-    from agents.heuristic import NativeHeuristicAgent
+    from boardgame_envs.agents.base import RandomAgent
+    from boardgame_envs.agents.heuristic import NativeHeuristicAgent
 
     if type(agent) is RandomAgent:
         return RANDOM
@@ -108,7 +108,7 @@ def _policy_code(agent: Any, game: str) -> int | None:
 
 def _plays_natively(opponent: Any, game: str) -> bool:
     """Whether every agent ``opponent.sample`` can seat has a compiled twin."""
-    from agents.base import AgentMix
+    from boardgame_envs.agents.base import AgentMix
 
     if isinstance(opponent, AgentMix):
         return all(_plays_natively(agent, game) for agent in opponent.agents)
@@ -142,8 +142,8 @@ class _PythonBatch:
                 **options,
             )
             if hint:
-                from agents.base import make_agent
-                from agents.hinted import HintedEnv
+                from boardgame_envs.agents.base import make_agent
+                from boardgame_envs.agents.hinted import HintedEnv
 
                 env = HintedEnv(env, make_agent(hint, game) if isinstance(hint, str) else hint)
             self.envs.append(env)
@@ -344,8 +344,8 @@ def make_vec(
     agent object; ``seed``: env ``i`` is seeded ``seed + i`` at the first reset (None: fresh
     entropy); ``learner_seat``: the learner's seat (None: drawn at every reset); ``hint``:
     an agent (name) whose one-hot move in the learner's view ends every row, as
-    ``agents.hinted.HintedEnv`` appends it; other keywords go to the single-agent env and
-    the game (``reward``, ``score_reward_scale``, ``max_steps``, the game's options)."""
+    ``boardgame_envs.agents.hinted.HintedEnv`` appends it; other keywords go to the single-agent
+    env and the game (``reward``, ``score_reward_scale``, ``max_steps``, the game's options)."""
     from boardgame_envs._vec_sb3 import VecGameEnv
 
     batch = make_batch(

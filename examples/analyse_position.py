@@ -19,7 +19,8 @@ is the same on every machine.
 import argparse
 from pathlib import Path
 
-from agents import make_agent
+from boardgame_envs.agents import make_agent
+
 from boardgame_envs import make_rules
 
 

@@ -3,7 +3,7 @@
 An agent is any object with ``act(view) -> int``: it gets the view of its own seat (the
 structured fields of ``state.view(seat)``, ``view.legal_action_mask()``,
 ``view.legal_actions()`` and ``view.observation()``), never the full state, and returns a
-legal action. Subclassing ``agents.base.Agent`` also gives it ``self.rng``, a numpy
+legal action. Subclassing ``boardgame_envs.agents.base.Agent`` also gives it ``self.rng``, a numpy
 generator that ``reset(seed)`` reseeds before every game, so seeded games reproduce.
 
 Every command that takes an agent takes these by file and name, for example::
@@ -11,13 +11,12 @@ Every command that takes an agent takes these by file and name, for example::
     boardgame-envs eval --game wasabi --agents examples/my_agent.py:GreedyAgent,heuristic
     boardgame-envs play wasabi --vs examples/my_agent.py:GreedyAgent
 
-and so does ``training.evaluate.evaluate`` (see ``evaluate_my_agent.py``). This file is a
-module to import, not a script: it runs nothing itself.
+and so does ``boardgame_envs.training.evaluate.evaluate`` (see ``evaluate_my_agent.py``). This file
+is a module to import, not a script: it runs nothing itself.
 """
 
 import numpy as np
-
-from agents.base import Agent
+from boardgame_envs.agents.base import Agent
 
 
 class FirstLegal(Agent):

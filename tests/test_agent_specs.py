@@ -1,7 +1,7 @@
 """Your own agent everywhere: ``module.path:attr`` and ``path/to/file.py:attr`` specs in
 ``make_agent``, ``eval`` (with worker processes, from another folder, on Ray), ``league``,
-``play --vs``, ``train --opponent`` and the :func:`training.evaluate.evaluate` API; game
-records saved with ``--save-games``; clear errors for specs that name nothing usable."""
+``play --vs``, ``train --opponent`` and the :func:`boardgame_envs.training.evaluate.evaluate` API;
+game records saved with ``--save-games``; clear errors for specs that name nothing usable."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from agents.base import (
+from boardgame_envs.agents.base import (
     AGENT_KINDS,
     Agent,
     ProtocolAgent,
@@ -25,13 +24,14 @@ from agents.base import (
     resolve_agent_spec,
     split_agent_specs,
 )
+from boardgame_envs.training import league, opponents, train_ppo
+from boardgame_envs.training.cli import main as cli_main
+from boardgame_envs.training.cli import play
+from boardgame_envs.training.evaluate import evaluate, markdown_table
+from boardgame_envs.training.records import load_record, replay_states
+
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
-from training import league, opponents, train_ppo
-from training.cli import main as cli_main
-from training.cli import play
-from training.evaluate import evaluate, markdown_table
-from training.records import load_record, replay_states
 
 GAME = "factors_multiples"
 MODULE = "spec_test_agents"  # the agent file's name when imported as a module
@@ -39,7 +39,7 @@ MODULE = "spec_test_agents"  # the agent file's name when imported as a module
 AGENT_FILE = '''
 import numpy as np
 
-from agents.base import Agent
+from boardgame_envs.agents.base import Agent
 
 
 class FirstLegal(Agent):
@@ -400,7 +400,7 @@ def test_resolve_opponents_makes_only_file_paths_absolute(elsewhere):
 @pytest.fixture(scope="module")
 def ray_instance():
     ray = pytest.importorskip("ray")
-    from training.parallel import connect_ray
+    from boardgame_envs.training.parallel import connect_ray
 
     connect_ray("", workers=2)
     yield ray

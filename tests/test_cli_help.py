@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from training import cli
+from boardgame_envs.training import cli
 
 
 def help_text(argv: list[str], capsys) -> str:

@@ -13,6 +13,9 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
+from boardgame_envs.training import cli
+from boardgame_envs.training.cli import _ask_action, _cornucopia_turn_report, _menu_lines, play
+from boardgame_envs.training.replay import Narrator, describe_move
 
 from boardgame_envs.carcassonne_castle import render as carcassonne_render
 from boardgame_envs.carcassonne_castle.castle import GRID_H, GRID_W
@@ -23,9 +26,6 @@ from boardgame_envs.tahiti.render import render_map
 from boardgame_envs.wasabi import render as wasabi_render
 from boardgame_envs.wasabi.data import KIND_SHORT
 from boardgame_envs.wasabi.render import board_text
-from training import cli
-from training.cli import _ask_action, _cornucopia_turn_report, _menu_lines, play
-from training.replay import Narrator, describe_move
 
 MENU_ITEM = re.compile(r"\s*(\d+): (.*?)(?=\s{2,}\d+: |$)")
 

@@ -1,11 +1,11 @@
-"""training.endings: agents finishing the same endings."""
+"""boardgame_envs.training.endings: agents finishing the same endings."""
 
 from __future__ import annotations
 
 import pytest
+from boardgame_envs.training import endings
 
 from boardgame_envs.core.rules import InvalidConfigError
-from training import endings
 
 
 def _outcome(ending: endings.Ending) -> tuple:

@@ -68,7 +68,8 @@ def test_every_example_documents_how_to_run_it():
 
 
 def test_my_agents_play_legal_moves_by_their_file_spec():
-    from agents.base import make_agent
+    from boardgame_envs.agents.base import make_agent
+
     from boardgame_envs import make_rules
 
     for name in ("GreedyAgent", "FirstLegal"):
@@ -83,8 +84,8 @@ def test_my_agents_play_legal_moves_by_their_file_spec():
 def test_the_documented_command_line_takes_my_agent():
     """The command of my_agent.py's docstring, from the repository root, as written there."""
     done = subprocess.run(
-        [sys.executable, "-m", "training.cli", "eval", "--game", "wasabi", "--agents",
-         "examples/my_agent.py:GreedyAgent,heuristic", "--games", "2", "--no-progress"],
+        [sys.executable, "-m", "boardgame_envs.training.cli", "eval", "--game", "wasabi",
+         "--agents", "examples/my_agent.py:GreedyAgent,heuristic", "--games", "2", "--no-progress"],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]

@@ -10,16 +10,21 @@ import dataclasses
 import numpy as np
 import pytest
 import torch
+from boardgame_envs.agents import make_agent
+from boardgame_envs.agents.policy_value import load_net
+from boardgame_envs.training import cli, opponents
+from boardgame_envs.training import expert_iteration as exit_
+from boardgame_envs.training.evaluate import play_game
+from boardgame_envs.training.exit_checkpoints import RunState
+from boardgame_envs.training.labelled_games import (
+    GameTask,
+    net_bytes,
+    play_and_label,
+    without_network,
+)
+from boardgame_envs.training.parallel import run_tasks
 
-from agents import make_agent
-from agents.policy_value import load_net
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
-from training import cli, opponents
-from training import expert_iteration as exit_
-from training.evaluate import play_game
-from training.exit_checkpoints import RunState
-from training.labelled_games import GameTask, net_bytes, play_and_label, without_network
-from training.parallel import run_tasks
 
 #: The cheapest search of every game: a few tree iterations, no paired checks.
 TINY_SEARCH = "ismcts:seconds=0,iterations=4,verify=0,late=0,mid=0"
@@ -178,7 +183,7 @@ def test_the_warm_start_alone_is_a_run_that_resumes_past_it(tmp_path, capsys):
 def test_workers_play_the_same_games(tmp_path):
     args = exit_.with_recipe(tiny(tmp_path, games_per_iteration=3, opponent="self-play"))
     torch.manual_seed(0)
-    from agents.policy_value import PolicyValueNet
+    from boardgame_envs.agents.policy_value import PolicyValueNet
 
     net = PolicyValueNet(args.game, 2, hidden=8, layers=1)
     tasks = exit_.iteration_tasks(args, RunState(), 2, net_bytes(net))

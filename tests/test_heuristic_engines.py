@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.base import make_agent
+from boardgame_envs.agents.heuristic import NativeHeuristicAgent, heuristic_playout, reference_class
 
-from agents.base import make_agent
-from agents.heuristic import NativeHeuristicAgent, heuristic_playout, reference_class
 from boardgame_envs import GAMES
 from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidConfigError

@@ -15,11 +15,11 @@ import shutil
 
 import numpy as np
 import pytest
+from boardgame_envs.training.html_replay import write_html
+from boardgame_envs.training.records import replay_states
 
 from boardgame_envs.factors_multiples.data import card_name
 from tests.test_html_replay import fm_record_with_hidden_discard
-from training.html_replay import write_html
-from training.records import replay_states
 
 webdriver = pytest.importorskip(
     "selenium.webdriver", reason="selenium is not installed (pip install -e '.[dev]')"

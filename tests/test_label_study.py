@@ -4,11 +4,11 @@ with held-out labels."""
 import math
 
 import pytest
+from boardgame_envs.training import expert_iteration as exit_
+from boardgame_envs.training import label_study
 
 from boardgame_envs.core.rules import InvalidConfigError
 from tests.test_expert_iteration import tiny
-from training import expert_iteration as exit_
-from training import label_study
 
 
 def test_a_search_that_is_the_heuristic_never_departs():

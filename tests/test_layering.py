@@ -41,7 +41,7 @@ def test_rules_module_imports_no_rl_framework(game):
 
 CORE = Path(__file__).resolve().parents[1] / "boardgame_envs" / "core"
 CORE_MODULES = sorted(f"boardgame_envs.core.{p.stem}" for p in CORE.glob("*.py"))
-UPPER_LAYERS = ("agents", "training")
+UPPER_LAYERS = ("boardgame_envs.agents", "boardgame_envs.training")
 
 
 def _imported_names(tree: ast.AST) -> list[str]:

@@ -7,13 +7,13 @@ import json
 import re
 
 import pytest
+from boardgame_envs.training import league
+from boardgame_envs.training.cli import main as cli_main
+from boardgame_envs.training.evaluate import _play_task, _worker_agent
+from boardgame_envs.training.parallel import WorkerError, connect_ray, run_tasks
 
 from boardgame_envs import GAMES
 from boardgame_envs.core.rules import InvalidConfigError
-from training import league
-from training.cli import main as cli_main
-from training.evaluate import _play_task, _worker_agent
-from training.parallel import WorkerError, connect_ray, run_tasks
 
 SEARCH = (
     "ismcts:iterations=4,seconds=0,rollout=random,first=0,widen=0,guard=0,verify=0,root=tree,quiet="
@@ -94,7 +94,7 @@ def test_default_agents_cover_every_kind_the_game_has(monkeypatch):
 
 
 def test_default_agents_include_the_shipped_network_alone_and_guiding_the_search(monkeypatch):
-    import agents.policy_value as policy_value
+    import boardgame_envs.agents.policy_value as policy_value
 
     shipped = policy_value.shipped_nets()
     assert "factors_multiples" in shipped
@@ -106,7 +106,7 @@ def test_default_agents_include_the_shipped_network_alone_and_guiding_the_search
 
 
 def test_network_agents_join_only_the_table_size_their_network_reads(monkeypatch):
-    import agents.policy_value as policy_value
+    import boardgame_envs.agents.policy_value as policy_value
 
     shipped = {"wasabi": "two.pt", "wasabi@4p": "four.pt"}
     monkeypatch.setattr(policy_value, "shipped_nets", lambda: shipped)
@@ -184,14 +184,14 @@ def test_ray_missing_says_how_to_install_it(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_ray)
-    from training.parallel import import_ray
+    from boardgame_envs.training.parallel import import_ray
 
     with pytest.raises(InvalidConfigError, match=r"pip install 'boardgame-envs\[ray\]'"):
         import_ray()
 
 
 def test_the_leaderboard_page_and_the_readme_block(tmp_path):
-    from training import leaderboard
+    from boardgame_envs.training import leaderboard
 
     readme = tmp_path / "README.md"
     readme.write_text(
@@ -228,7 +228,7 @@ def test_the_leaderboard_page_and_the_readme_block(tmp_path):
 def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_the_same(
     tmp_path, monkeypatch
 ):
-    from training import evaluate, leaderboard
+    from boardgame_envs.training import evaluate, leaderboard
 
     def board(out: str) -> leaderboard.Args:
         return leaderboard.Args(
@@ -291,7 +291,7 @@ def without_timings(page: str) -> str:
 
 
 def test_the_play_version_follows_the_code_and_the_models_that_play_the_games(monkeypatch):
-    from training import leaderboard
+    from boardgame_envs.training import leaderboard
 
     files = {
         "agents/search.py": "1",

@@ -11,9 +11,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
-from agents.base import make_agent, split_agent_specs
-from agents.ppo import (
+from boardgame_envs.agents.base import make_agent, split_agent_specs
+from boardgame_envs.agents.ppo import (
     PPOAgent,
     models_folder,
     parse_spec,
@@ -21,9 +20,10 @@ from agents.ppo import (
     shipped_file_name,
     shipped_models,
 )
+from boardgame_envs.training import opponents, ppo_model, train_ppo
+from boardgame_envs.training.cli import main
+
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
-from training import opponents, ppo_model, train_ppo
-from training.cli import main
 
 pytest.importorskip("sb3_contrib")
 
@@ -72,7 +72,7 @@ def _plays_a_legal_move(agent: PPOAgent, game: str, players: int = 2) -> None:
 def test_the_shipped_policies_are_package_data_named_by_game_and_table():
     shipped = shipped_models()
     assert set(shipped) == SHIPPED
-    folder = Path(str(importlib.resources.files("agents") / "models"))
+    folder = Path(str(importlib.resources.files("boardgame_envs.agents") / "models"))
     assert models_folder() == folder
     for name, path in shipped.items():
         game, _, table = name.partition("@")
@@ -95,7 +95,7 @@ def test_a_shipped_policy_loads_by_name_from_any_folder(tmp_path, monkeypatch):
 
 def test_play_against_a_shipped_policy_from_another_folder(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "training.cli", "play", "factors_multiples", "--vs",
+        [sys.executable, "-m", "boardgame_envs.training.cli", "play", "factors_multiples", "--vs",
          "ppo:factors_multiples", "--seed", "3"],
         input="1\n1\n1\nq\n", capture_output=True, text=True, cwd=tmp_path, timeout=300,
     )  # fmt: skip
@@ -134,10 +134,10 @@ def test_a_shipped_policy_of_another_game_is_refused():
 
 
 def test_ship_writes_where_the_names_find_it(tmp_path, monkeypatch):
-    """``training.ship`` writes into the package's models folder by default, under the name
-    that ``ppo:<game>@<n>p`` reads."""
-    from agents import ppo
-    from training import ship
+    """``boardgame_envs.training.ship`` writes into the package's models folder by default, under
+    the name that ``ppo:<game>@<n>p`` reads."""
+    from boardgame_envs.agents import ppo
+    from boardgame_envs.training import ship
 
     folder = tmp_path / "package_models"
     monkeypatch.setattr(ship, "models_folder", lambda: folder)

@@ -8,9 +8,8 @@ import re
 import numpy as np
 import pytest
 import torch
-
-from agents.base import RandomAgent, make_agent, split_agent_specs
-from agents.policy_value import (
+from boardgame_envs.agents.base import RandomAgent, make_agent, split_agent_specs
+from boardgame_envs.agents.policy_value import (
     MASKED_LOGIT,
     NetAgent,
     NumpyForward,
@@ -23,11 +22,16 @@ from agents.policy_value import (
     save_net,
     shipped_nets,
 )
-from agents.search_net import NET_SEARCH_DEFAULTS, NetSearchAgent, search_policy_target
+from boardgame_envs.agents.search_net import (
+    NET_SEARCH_DEFAULTS,
+    NetSearchAgent,
+    search_policy_target,
+)
+from boardgame_envs.training.expert_iteration import RECIPES
+
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, make_rules
 from tests.test_search import CHEAP, positions, same_move_when_hidden_facts_change
-from training.expert_iteration import RECIPES
 
 #: A search small enough for tests: 8 iterations, none of the heuristic's checks.
 TINY_SEARCH = f"{CHEAP},iterations=8,depth=4"

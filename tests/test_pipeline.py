@@ -13,13 +13,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.ppo import PPOAgent
+from boardgame_envs.training import (
+    bench,
+    demo,
+    evaluate,
+    imitation,
+    opponents,
+    ppo_model,
+    run_files,
+    train_ppo,
+)
+from boardgame_envs.training.cli import _ask_action, list_games, main, play
+from boardgame_envs.training.cli_args import add_dataclass_arguments, args_from_namespace
 from sb3_contrib import MaskablePPO
 
-from agents.ppo import PPOAgent
 from boardgame_envs import GAMES, InvalidConfigError, engine_info
-from training import bench, demo, evaluate, imitation, opponents, ppo_model, run_files, train_ppo
-from training.cli import _ask_action, list_games, main, play
-from training.cli_args import add_dataclass_arguments, args_from_namespace
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -258,7 +267,7 @@ def test_play_command_quits_on_q():
         [
             sys.executable,
             "-m",
-            "training.cli",
+            "boardgame_envs.training.cli",
             "play",
             "factors_multiples",
             "--vs",
@@ -485,7 +494,7 @@ def test_command_line_mistakes_exit_2_with_one_line(argv, message, capsys, monke
 
 def test_module_command_lines_exit_2_with_one_line():
     result = subprocess.run(
-        [sys.executable, "-m", "training.evaluate", "--games", "0"],
+        [sys.executable, "-m", "boardgame_envs.training.evaluate", "--games", "0"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -627,7 +636,7 @@ def test_init_starts_from_a_saved_policy_and_refuses_one_that_does_not_fit(tmp_p
 
 
 def test_ship_writes_the_policy_without_optimizer_state_named_by_table_size(tmp_path):
-    from training import ship
+    from boardgame_envs.training import ship
 
     for players, name in ((2, "factors_multiples_ppo.zip"), (3, "factors_multiples_3p_ppo.zip")):
         run_dir = train_ppo.main(

@@ -9,11 +9,11 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
+from boardgame_envs.agents.base import RandomAgent
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import boardgame_envs
-from agents.base import RandomAgent
 from boardgame_envs import GAMES, InvalidConfigError
 
 PLANES = {

@@ -163,11 +163,12 @@ QUICK_START = quick_start_commands()
 
 def as_run(command: str) -> tuple[list[str], str]:
     """(argv, stdin) that run ``command`` here: the console script of this interpreter's
-    environment (or ``python -m training.cli``); ``play`` gets ``q`` at its first prompt, and
-    ``watch`` plays at ``--pace 0``."""
+    environment (or ``python -m boardgame_envs.training.cli``); ``play`` gets ``q`` at its first
+    prompt, and ``watch`` plays at ``--pace 0``."""
     args = shlex.split(command)[1:]
     script = Path(sys.executable).with_name("boardgame-envs")
-    program = [str(script)] if script.exists() else [sys.executable, "-m", "training.cli"]
+    module = [sys.executable, "-m", "boardgame_envs.training.cli"]
+    program = [str(script)] if script.exists() else module
     stdin = ""
     if args[0] == "play":
         stdin = "q\n"
@@ -301,7 +302,7 @@ def test_every_env_id_the_docs_name_makes_an_env():
 
 
 def test_every_command_the_docs_name_is_a_command(capsys):
-    from training.cli import main
+    from boardgame_envs.training.cli import main
 
     with pytest.raises(SystemExit):
         main(["--help"])

@@ -8,11 +8,8 @@ import json
 
 import numpy as np
 import pytest
-
-from agents.base import make_agent
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import GAMES, game_info
-from training.records import (
+from boardgame_envs.agents.base import make_agent
+from boardgame_envs.training.records import (
     FORMAT,
     InvalidRecordError,
     load_record,
@@ -21,6 +18,9 @@ from training.records import (
     replay_states,
     save_record,
 )
+
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import GAMES, game_info
 
 
 def snapshot(state) -> dict:

@@ -7,14 +7,14 @@ import re
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.base import RandomAgent, make_agent, split_agent_specs
+from boardgame_envs.agents.search import ISMCTSAgent, SearchOptions, parse_options
+from boardgame_envs.training.cli import main as cli_main
+from boardgame_envs.training.evaluate import play_game, run_tournament
 
-from agents.base import RandomAgent, make_agent, split_agent_specs
-from agents.search import ISMCTSAgent, SearchOptions, parse_options
 from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, make_rules
-from training.cli import main as cli_main
-from training.evaluate import play_game, run_tournament
 
 #: Each game's resampler of what a seat cannot see (from its hidden-information tests).
 RESAMPLERS = {
@@ -508,7 +508,7 @@ def test_late_decisions_are_reproducible_and_read_only_their_own_view():
 
 
 def test_carcassonne_turns_left_reads_a_state_and_its_view_alike():
-    from agents.leaf_values import turns_left
+    from boardgame_envs.agents.leaf_values import turns_left
 
     left = turns_left("carcassonne_castle")
     for state in positions("carcassonne_castle", 2, seed=8, every=9, limit=5):
@@ -517,7 +517,7 @@ def test_carcassonne_turns_left_reads_a_state_and_its_view_alike():
 
 
 def test_preset_v1_is_the_settings_tuned_on_the_python_engine():
-    from agents.search import GAME_DEFAULTS, PRESETS, default_options
+    from boardgame_envs.agents.search import GAME_DEFAULTS, PRESETS, default_options
 
     for game in GAME_DEFAULTS:
         options, _ = parse_options("preset=v1", game)

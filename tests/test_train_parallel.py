@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from boardgame_envs.agents.ppo import load_model
+from boardgame_envs.training import opponents, train_ppo
+from boardgame_envs.training.cli import main as cli_main
+from boardgame_envs.training.vec_envs import WorkerVecEnv, split
 
-from agents.ppo import load_model
 from boardgame_envs import InvalidConfigError
 from boardgame_envs.core.native import native_games
-from training import opponents, train_ppo
-from training.cli import main as cli_main
-from training.vec_envs import WorkerVecEnv, split
 
 SELF_PLAY = "self-play=0.5,heuristic=0.3,random=0.2"
 

@@ -10,15 +10,15 @@ import gymnasium
 import numpy as np
 import pytest
 import torch
+from boardgame_envs.agents import make_agent
+from boardgame_envs.agents.hinted import HintExtractor
+from boardgame_envs.agents.networks import PlanesExtractor
+from boardgame_envs.training import ppo_model, recipes, train_ppo
+from boardgame_envs.training.rollout_buffer import EnvMajorRolloutBuffer
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 
-from agents import make_agent
-from agents.hinted import HintExtractor
-from agents.networks import PlanesExtractor
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
 from boardgame_envs.core.env import split_planes
-from training import ppo_model, recipes, train_ppo
-from training.rollout_buffer import EnvMajorRolloutBuffer
 
 
 def tiny(tmp_path, game: str, **overrides) -> train_ppo.Args:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.base import AgentMix, make_agent
+from boardgame_envs.agents.hinted import HintedEnv
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from agents.base import AgentMix, make_agent
-from agents.hinted import HintedEnv
 from boardgame_envs import GAMES
 from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidConfigError

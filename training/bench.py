@@ -10,7 +10,7 @@ the same way (observation and mask every step). Rates are steps per second of *C
 Connect Four runs, so that other programs on a shared machine move the ratio as little as
 possible. The ratio is game steps/s over Connect Four steps/s.
 
-    python -m training.bench --seconds 3 --out bench_results/bench.json
+    python -m boardgame_envs.training.bench --seconds 3 --out bench_results/bench.json
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+from boardgame_envs.training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
 from boardgame_envs.core.native import native_games, native_module
 from boardgame_envs.registry import GAMES, game_info, raw_env
-from training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
 CLOCK_EVERY = 200  # steps between clock reads: reading the CPU clock is slow on some VMs
 IN_PLAY_GAMES = 10  # heuristic games of each in-play measurement
@@ -180,7 +180,7 @@ def heuristic_rate(game: str, engine: str, positions: list, seconds: float) -> f
     """Heuristic decisions/s: the game's heuristic on the engine's views (made beforehand)
     of the mover in each position: the reference on the Python engine, the compiled twin
     on the native one."""
-    from agents.base import make_agent
+    from boardgame_envs.agents.base import make_agent
 
     agent = make_agent("heuristic", game, seed=0, engine=engine)
     views = [p.view(p.current_player) for p in positions if len(p.legal_actions()) > 1]
@@ -198,7 +198,7 @@ def heuristic_in_play_rate(game: str, engine: str, games: int, seed: int) -> flo
     memos help only as much as they do in a game, unlike :func:`heuristic_rate`'s views,
     decided again and again). Each decision is timed on the wall clock, less the clock's
     own cost."""
-    from agents.base import make_agent
+    from boardgame_envs.agents.base import make_agent
 
     rules = game_info(game).rules(engine)
     agent = make_agent("heuristic", game, seed=0, engine=engine)
@@ -234,7 +234,7 @@ def clock_cost(reads: int = 100_000) -> float:
 def search_rate(game: str, engine: str, positions: list) -> float:
     """Search iterations/s of the default search settings (``ismcts:preset=v1``, without the
     time cap: its iteration budgets decide) deciding in each position, on ``engine``."""
-    from agents.search import ISMCTSAgent, parse_options
+    from boardgame_envs.agents.search import ISMCTSAgent, parse_options
 
     options, _ = parse_options("preset=v1,seconds=0", game)
     agent = ISMCTSAgent(game, options, seed=0, engine=engine)
@@ -256,7 +256,7 @@ def heuristic_playout_rate(positions: list, seconds: float, seed: int) -> float:
     """Decisions/s of heuristic playouts to the end (the search's rollouts): the native
     engine's ``playout(policy="heuristic")``, the reference heuristic move by move on the
     Python engine."""
-    from agents.heuristic import heuristic_playout
+    from boardgame_envs.agents.heuristic import heuristic_playout
 
     decisions, done = 0, 0
     start = time.process_time()
@@ -310,8 +310,7 @@ def learner_rate(game: str, steps: int, **train_args) -> float:
     their own) with ``train``'s defaults for ``game``, timed after one rollout (which
     starts the workers and first fills the rollout buffer)."""
     import torch
-
-    from training import ppo_model, train_ppo
+    from boardgame_envs.training import ppo_model, train_ppo
 
     args = train_ppo.Args(game=game, progress=False, **train_args)
     torch.set_num_threads(args.torch_threads)
@@ -331,9 +330,13 @@ def network_rates(game: str, seconds: float, repeats: int, seed: int) -> dict[st
     one view at a time, as the ``net:`` and ``ismcts-net:`` agents run it: torch on one
     thread, and the numpy copy the agents use on the CPU."""
     import torch
-
-    from agents.policy_value import NumpyForward, PolicyValueNet, encode_view, one_blas_thread
-    from agents.ppo import one_torch_thread
+    from boardgame_envs.agents.policy_value import (
+        NumpyForward,
+        PolicyValueNet,
+        encode_view,
+        one_blas_thread,
+    )
+    from boardgame_envs.agents.ppo import one_torch_thread
 
     torch.manual_seed(seed)
     net = PolicyValueNet(game, 2).eval()
@@ -368,8 +371,8 @@ def net_search_rates(game: str, repeats: int, seed: int) -> dict[str, int]:
     (``ismcts-net:<game>`` at its defaults, 256 iterations a decision, the heuristic's
     checks outside the tree off) with the network reading one leaf a pass (``batch=1``)
     and ``NET_SEARCH_BATCH`` leaves a pass."""
-    from agents.base import make_agent
-    from agents.policy_value import shipped_nets
+    from boardgame_envs.agents.base import make_agent
+    from boardgame_envs.agents.policy_value import shipped_nets
 
     if game not in shipped_nets():
         return {}

@@ -23,12 +23,12 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 import numpy as np
+from boardgame_envs.agents.base import make_agent
+from boardgame_envs.training.cli_args import add_dataclass_arguments, args_from_namespace
+from boardgame_envs.training.replay import describe_move
 
-from agents.base import make_agent
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.registry import GAMES, game_info
-from training.cli_args import add_dataclass_arguments, args_from_namespace
-from training.replay import describe_move
 
 
 def list_games(out: TextIO | None = None) -> None:
@@ -308,8 +308,8 @@ def _exit_arguments(argv: list[str]) -> list[str] | None:
 
 def _train_expert_iteration(argv: list[str]) -> int:
     """``boardgame-envs train --algo exit ...``: expert iteration's own options."""
-    from training import expert_iteration
-    from training.cli_args import parse_args
+    from boardgame_envs.training import expert_iteration
+    from boardgame_envs.training.cli_args import parse_args
 
     args = parse_args(expert_iteration.Args, argv, prog="boardgame-envs train --algo exit")
     try:
@@ -327,7 +327,16 @@ def main(argv: list[str] | None = None) -> int:
     exit_argv = _exit_arguments(sys.argv[1:] if argv is None else list(argv))
     if exit_argv is not None:
         return _train_expert_iteration(exit_argv)
-    from training import bench, demo, evaluate, leaderboard, league, replay, train_ppo, watch
+    from boardgame_envs.training import (
+        bench,
+        demo,
+        evaluate,
+        leaderboard,
+        league,
+        replay,
+        train_ppo,
+        watch,
+    )
 
     parser = argparse.ArgumentParser(
         prog="boardgame-envs",

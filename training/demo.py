@@ -10,7 +10,7 @@ Then it plays the trained policy, the heuristic and the random player against ea
 ``eval_games`` games per pairing with seats rotated, and prints the table with 95%
 confidence intervals and ratings.
 
-    python -m training.demo
+    python -m boardgame_envs.training.demo
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.ppo import PPOAgent
-from training import evaluate, recipes, train_ppo
-from training.cli_args import at_least, check_fields, parse_args
-from training.learning_curve import EVAL_SEED
+from boardgame_envs.agents.ppo import PPOAgent
+from boardgame_envs.training import evaluate, recipes, train_ppo
+from boardgame_envs.training.cli_args import at_least, check_fields, parse_args
+from boardgame_envs.training.learning_curve import EVAL_SEED
 
 RECIPE = recipes.RECIPES["factors_multiples"]  # the demo trains the game's recipe
 

@@ -8,8 +8,8 @@ difference of two agents' results measures what they do in the ending alone, wit
 noise than whole games: this is how the search's ``late`` option was tuned
 (docs/design-notes.md).
 
-    python -m training.endings --game carcassonne_castle --turns-left 16 --games 120 \\
-        --seed 10000000 --agents "heuristic,ismcts:seconds=0,late=0,ismcts:seconds=0"
+    python -m boardgame_envs.training.endings --game carcassonne_castle --turns-left 16 --games 120
+        \\ --seed 10000000 --agents "heuristic,ismcts:seconds=0,late=0,ismcts:seconds=0"
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ import math
 import time
 from dataclasses import dataclass
 
+from boardgame_envs.agents.base import make_agent, split_agent_specs
+from boardgame_envs.agents.leaf_values import TURNS_LEFT
+from boardgame_envs.training.cli_args import at_least, check_fields, parse_args
+from boardgame_envs.training.evaluate import wilson_interval
+from boardgame_envs.training.parallel import run_tasks
 from tqdm.auto import tqdm
 
-from agents.base import make_agent, split_agent_specs
-from agents.leaf_values import TURNS_LEFT
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
-from training.cli_args import at_least, check_fields, parse_args
-from training.evaluate import wilson_interval
-from training.parallel import run_tasks
 
 
 @dataclass

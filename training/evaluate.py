@@ -17,7 +17,7 @@ result against each opposing seat.
 
 From Python, :func:`evaluate` plays the same tournament and returns the same tables::
 
-    from training.evaluate import evaluate, markdown_table
+    from boardgame_envs.training.evaluate import evaluate, markdown_table
 
     tournament = evaluate("wasabi", {"mine": "my_agents.py:FirstLegal", "heuristic": "heuristic"})
     print(markdown_table(tournament))
@@ -36,13 +36,25 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
+from boardgame_envs.agents.base import (
+    Agent,
+    as_agent,
+    make_agent,
+    resolve_agent_spec,
+    split_agent_specs,
+)
+from boardgame_envs.training.cli_args import (
+    at_least,
+    check_fields,
+    one_of,
+    parse_args,
+    parse_int_list,
+)
+from boardgame_envs.training.parallel import BACKENDS, WorkerError, check_backend, run_tasks
 from tqdm.auto import tqdm
 
-from agents.base import Agent, as_agent, make_agent, resolve_agent_spec, split_agent_specs
 from boardgame_envs.core.rules import InvalidConfigError, Rules, State, is_integer
 from boardgame_envs.registry import make_rules
-from training.cli_args import at_least, check_fields, one_of, parse_args, parse_int_list
-from training.parallel import BACKENDS, WorkerError, check_backend, run_tasks
 
 
 @dataclass
@@ -89,7 +101,7 @@ class Args:
         parse_int_list("num_players", self.num_players)
 
 
-#: What the tournament options accept (shared with ``training.league``).
+#: What the tournament options accept (shared with ``boardgame_envs.training.league``).
 TOURNAMENT_ALLOWED = {
     "games": at_least(1),
     "seed": at_least(0),
@@ -397,12 +409,12 @@ def run_tournament(
     name is then only its label in the tables); any other name is a spec itself. Specs are
     built with ``make_agent``, one instance per seat. ``workers`` > 1 or ``backend="ray"``
     plays the games elsewhere (specs only, a file's path made absolute first: see
-    ``training.parallel``), with the same results as one process. A game that fails on a
-    worker stops the tournament with an ``InvalidConfigError`` naming it; nothing partial
+    ``boardgame_envs.training.parallel``), with the same results as one process. A game that fails
+    on a worker stops the tournament with an ``InvalidConfigError`` naming it; nothing partial
     is returned. ``save_games``: a folder where each game is written, as it ends, as a JSON
-    record (``training.records``) named ``<agent>-vs-<opponent>-<n>p-<game index>.json``.
-    ``kept``: finished pairings found there are read instead of played, and each pairing
-    played is kept there as it ends (agents given by spec only), so a tournament that was
+    record (``boardgame_envs.training.records``) named ``<agent>-vs-<opponent>-<n>p-<game
+    index>.json``. ``kept``: finished pairings found there are read instead of played, and each
+    pairing played is kept there as it ends (agents given by spec only), so a tournament that was
     interrupted plays only what is left, with the same tables and ratings.
     """
     check_backend(backend, workers)
@@ -519,7 +531,7 @@ class KeptPairings:
     A pairing is read back only under the same key: the game, both agents' specs, the table
     size, the number of games, the seed and ``version``, which must name everything else
     that decides the games (e.g. the code of the engines and agents: see
-    ``training.leaderboard.play_version``)."""
+    ``boardgame_envs.training.leaderboard.play_version``)."""
 
     def __init__(self, folder: str | Path, version: str) -> None:
         self.folder, self.version = Path(folder), version
@@ -571,7 +583,7 @@ def _record_from_json(row: dict) -> GameRecord:
 
 
 class GameSaver:
-    """Writes each game of a tournament as a JSON record (``training.records``) into
+    """Writes each game of a tournament as a JSON record (``boardgame_envs.training.records``) into
     ``folder``: ``<agent>-vs-<opponent>-<n>p-<game index>.json``, the agents' names with
     the characters a file name cannot hold replaced by ``_``."""
 
@@ -595,7 +607,7 @@ class GameSaver:
     def save(
         self, lone: str, other: str, num_players: int, deal: int, index: int, game: GameRecord
     ) -> Path:
-        from training.records import make_record, save_record
+        from boardgame_envs.training.records import make_record, save_record
 
         seats = [self.labels[other]] * num_players
         seats[game.seat] = self.labels[lone]
@@ -659,7 +671,7 @@ def evaluate(
     them). ``backend="ray"`` plays the games as Ray tasks, on a local instance of ``workers``
     CPUs or on the cluster at ``ray_address``.
 
-    >>> from training.evaluate import evaluate, markdown_table
+    >>> from boardgame_envs.training.evaluate import evaluate, markdown_table
     >>> tournament = evaluate(
     ...     "factors_multiples",
     ...     {"mine": "my_agents.py:FirstLegal", "heuristic": "heuristic"},

@@ -3,7 +3,7 @@
 Every iteration ends with a checkpoint in ``checkpoints/`` (``training/run_files.py``: each
 file written atomically, the two latest kept):
 
-    net_<iteration>.pt      the network (``agents.policy_value.save_net``)
+    net_<iteration>.pt      the network (``boardgame_envs.agents.policy_value.save_net``)
     replay_<iteration>.npz  the replay window (``ReplayWindow.arrays``)
     state_<iteration>.pt    what marks the checkpoint whole: weights, optimizer, torch's
                             generator and the run's counters and pool (``RunState``)
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from boardgame_envs.training.replay_window import ReplayWindow
+from boardgame_envs.training.run_files import newest_checkpoint, save_checkpoint, write_atomically
 
 from boardgame_envs.core.rules import InvalidConfigError
-from training.replay_window import ReplayWindow
-from training.run_files import newest_checkpoint, save_checkpoint, write_atomically
 
 #: The algorithm's name in run directories (``<game>__exit__<seed>__<time>``) and networks.
 ALGO = "exit"
@@ -56,7 +56,7 @@ def cpu_seconds_used() -> float:
 
 def save_network(run_dir: Path, net, run: RunState) -> Path:
     """The iteration's network, ``checkpoints/net_<iteration>.pt`` (the two latest kept)."""
-    from agents.policy_value import save_net
+    from boardgame_envs.agents.policy_value import save_net
 
     extra = {"algo": ALGO, "iteration": run.iteration, "samples": run.samples}
     return save_checkpoint(

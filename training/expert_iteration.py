@@ -14,8 +14,8 @@ each iteration:
    learner's decisions (those with two or more legal moves), the search (``--search``,
    by default the game's reproducible ``ismcts:seconds=0``) decides from the learner's view,
    and the sample (observation, legal mask, the search's improved move distribution from
-   ``agents.search_net.search_policy_target``) is kept; the game then goes on with the
-   searched move (``--play searched``) or the network's own (``--play net``). When the game
+   ``boardgame_envs.agents.search_net.search_policy_target``) is kept; the game then goes on with
+   the searched move (``--play searched``) or the network's own (``--play net``). When the game
    ends, every sample of it gets the value target: ``state.returns()`` ordered from the
    labelled seat (index 0 = that seat, 1 = the next in turn order, ...).
 2. **Learn.** The samples of the last ``window`` iterations are the replay window; Adam
@@ -86,7 +86,7 @@ Choices, and why (``RECIPES`` holds each game's; measured on Factors and Multipl
 - Tahiti and Wasabi! distil their PPO policies and stop (``PPO_DISTILLED``): the search's
   labels taught their networks little, and lowered a distilled one.
 
-    python -m training.expert_iteration --game factors_multiples
+    python -m boardgame_envs.training.expert_iteration --game factors_multiples
     boardgame-envs train --game factors_multiples --algo exit
 """
 
@@ -100,14 +100,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
-
-from agents.base import make_agent
-from agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_rules
-from training import learning_curve
-from training.cli_args import (
+from boardgame_envs.agents.base import make_agent
+from boardgame_envs.agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
+from boardgame_envs.training import learning_curve
+from boardgame_envs.training.cli_args import (
     FRACTION,
     NON_NEGATIVE,
     NONE,
@@ -118,7 +114,7 @@ from training.cli_args import (
     one_of,
     parse_args,
 )
-from training.exit_checkpoints import (
+from boardgame_envs.training.exit_checkpoints import (
     ALGO,
     RunState,
     cpu_seconds_used,
@@ -127,7 +123,7 @@ from training.exit_checkpoints import (
     save_iteration,
     save_network,
 )
-from training.labelled_games import (
+from boardgame_envs.training.labelled_games import (
     NET_PLACEHOLDER,
     GameTask,
     net_bytes,
@@ -135,10 +131,25 @@ from training.labelled_games import (
     without_network,
     worker_agent,
 )
-from training.opponents import PAST, SELF_PLAY, draw_opponent, opponent_shares, resolve_opponents
-from training.parallel import BACKENDS, run_tasks
-from training.replay_window import ReplayWindow, learn, make_block
-from training.run_files import new_run_dir, read_config, write_atomically, write_config
+from boardgame_envs.training.opponents import (
+    PAST,
+    SELF_PLAY,
+    draw_opponent,
+    opponent_shares,
+    resolve_opponents,
+)
+from boardgame_envs.training.parallel import BACKENDS, run_tasks
+from boardgame_envs.training.replay_window import ReplayWindow, learn, make_block
+from boardgame_envs.training.run_files import (
+    new_run_dir,
+    read_config,
+    write_atomically,
+    write_config,
+)
+from tqdm.auto import tqdm
+
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import make_rules
 
 EVAL_SEED = 1_000_000_000  # evaluation deals; training deals are drawn below this
 EVAL_OPPONENT = "heuristic"
@@ -509,7 +520,7 @@ def _resumed_args(args: Args) -> Args:
 
 def initial_network(args: Args):
     """A fresh network of the run's shape, or (``--init``) the one it starts from."""
-    from agents.policy_value import PolicyValueNet, load_net
+    from boardgame_envs.agents.policy_value import PolicyValueNet, load_net
 
     if not args.init:
         return PolicyValueNet(
@@ -527,7 +538,7 @@ def initial_network(args: Args):
 def check_agents(args: Args, current: bytes) -> None:
     """Build every agent the games will seat (``current``: the network's bytes), so a bad
     spec fails before the run starts."""
-    from agents.search import ISMCTSAgent
+    from boardgame_envs.agents.search import ISMCTSAgent
 
     nets = {"current": current}
     if args.imitation_games and not args.init:
@@ -700,7 +711,7 @@ def _eval_text(row: dict) -> str:
 def evaluate_net(net_path: Path, args: Args):
     """The network alone (its most likely move) against the heuristic in every other seat,
     seats rotated, over ``eval_games`` fresh deals: a ``PairingResult``."""
-    from training.evaluate import run_tournament
+    from boardgame_envs.training.evaluate import run_tournament
 
     tournament = run_tournament(
         args.game,

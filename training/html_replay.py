@@ -2,8 +2,8 @@
 
 ::
 
-    from training.records import load_record
-    from training.html_replay import write_html
+    from boardgame_envs.training.records import load_record
+    from boardgame_envs.training.html_replay import write_html
 
     write_html(load_record("games/wasabi-0.json"), "wasabi-0.html")
 
@@ -40,12 +40,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from boardgame_envs.training.records import check_record, replay_states
+from boardgame_envs.training.replay import describe_move
 
 from boardgame_envs.core import image
 from boardgame_envs.core.rules import InvalidConfigError, State, is_integer
 from boardgame_envs.registry import game_info
-from training.records import check_record, replay_states
-from training.replay import describe_move
 
 #: Format tag of the data embedded in a page (``viewer_data``).
 DATA_FORMAT = "boardgame-envs-viewer/1"
@@ -64,8 +64,9 @@ def write_html(
     views: Sequence[int | None] | None = None,
     seat: int | None = None,
 ) -> Path:
-    """Write the replay viewer of ``record`` (a game record, see :mod:`training.records`)
-    to ``path``; returns the path. See :func:`render_html` for ``views`` and ``seat``."""
+    """Write the replay viewer of ``record`` (a game record, see
+    :mod:`boardgame_envs.training.records`) to ``path``; returns the path. See :func:`render_html`
+    for ``views`` and ``seat``."""
     path = Path(path)
     page = render_html(record, views=views, seat=seat)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -184,8 +185,8 @@ def viewer_data(
 def move_texts(before: State, action: int, views: Sequence[int | None]) -> dict[int | None, str]:
     """What ``action`` (played in ``before``) reads as from each view: the move itself to a
     spectator (None) and to the seat that moved; to another seat, "(hidden from P1)" where
-    it could not tell the move from others (:func:`training.replay.describe_move`, the rule
-    of ``boardgame-envs replay --seat`` and of ``play``)."""
+    it could not tell the move from others (:func:`boardgame_envs.training.replay.describe_move`,
+    the rule of ``boardgame-envs replay --seat`` and of ``play``)."""
     return {view: describe_move(before, action, view) for view in views}
 
 

@@ -27,19 +27,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
+from boardgame_envs.agents.base import make_agent
+from boardgame_envs.training.coded_rows import CodedRows
+from boardgame_envs.training.opponents import SELF_PLAY
+from boardgame_envs.training.parallel import run_tasks
+from boardgame_envs.training.recipes import hyperparameters
+from boardgame_envs.training.run_files import write_atomically
 from sb3_contrib import MaskablePPO
 from tqdm.auto import tqdm
 
-from agents.base import make_agent
 from boardgame_envs.core.rules import InvalidConfigError
-from training.coded_rows import CodedRows
-from training.opponents import SELF_PLAY
-from training.parallel import run_tasks
-from training.recipes import hyperparameters
-from training.run_files import write_atomically
 
 if TYPE_CHECKING:
-    from training.train_ppo import Args
+    from boardgame_envs.training.train_ppo import Args
 
 #: What imitation data was made from: a file is only reused by a run that asks for the same.
 IMITATION_SOURCE = (
@@ -83,7 +83,7 @@ def imitation_game(task: tuple[dict, int]) -> dict:
     """One game of the imitated agent in the learner's seat (a task of ``run_tasks``: a
     fresh env and agent, so the game depends on its episode number alone)."""
     # Imported here, not at the top: train_ppo imports this module.
-    from training.train_ppo import Args, make_env
+    from boardgame_envs.training.train_ppo import Args, make_env
 
     args_fields, episode = task
     args = Args(**args_fields)

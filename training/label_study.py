@@ -16,8 +16,9 @@ study measures that signal:
   learned from; it prints how often that network plays the search's labelled move, overall
   and where the label departs from the heuristic.
 
-    python -m training.label_study --game tahiti --search "ismcts:seconds=0" --positions 400
-    python -m training.label_study --run runs/cornucopia__exit__3__...
+    python -m boardgame_envs.training.label_study --game tahiti --search "ismcts:seconds=0"
+    --positions 400 python -m boardgame_envs.training.label_study --run
+    runs/cornucopia__exit__3__...
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from boardgame_envs.agents.base import make_agent
+from boardgame_envs.training.cli_args import Allowed, at_least, check_fields, parse_args
 
-from agents.base import make_agent
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
-from training.cli_args import Allowed, at_least, check_fields, parse_args
 
 HEURISTIC = "heuristic"
 SHARE = Allowed(
@@ -123,9 +124,8 @@ def held_out_agreement(run_dir: str | Path) -> HeldOutAgreement:
     """The previous iteration's network against the last iteration's labels of the run's
     newest checkpoint (labels it has never learned from)."""
     import torch
-
-    from agents.policy_value import load_net
-    from training.replay_window import ReplayWindow
+    from boardgame_envs.agents.policy_value import load_net
+    from boardgame_envs.training.replay_window import ReplayWindow
 
     folder = Path(run_dir) / "checkpoints"
     replays = sorted(folder.glob("replay_*.npz"))

@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from boardgame_envs.agents.base import make_agent
+from boardgame_envs.agents.ppo import one_torch_thread
+from boardgame_envs.training.opponents import PAST, SELF_PLAY
+from boardgame_envs.training.run_files import write_atomically
 
-from agents.base import make_agent
-from agents.ppo import one_torch_thread
 from boardgame_envs.registry import make_rules
-from training.opponents import PAST, SELF_PLAY
-from training.run_files import write_atomically
 
 #: Where a ``--search`` spec names the current network.
 NET_PLACEHOLDER = "{net}"
@@ -61,8 +61,8 @@ class GameTask:
     nets: dict
     """network bytes by name: ``current`` and ``past:<iteration>`` as the game needs them"""
     hint: str = "none"
-    """the network's hint (``agents.policy_value.HINTS``): the samples' observations end
-    with its one-hot"""
+    """the network's hint (``boardgame_envs.agents.policy_value.HINTS``): the samples' observations
+    end with its one-hot"""
     consensus: int = 1
     """searches per labelled decision, seeded apart; with 2 or more, a decision is kept only
     where every one chooses the same move (the game goes on with the first one's)"""
@@ -77,7 +77,7 @@ def play_and_label(task: GameTask) -> dict:
     ``cpu_seconds``)."""
     started = time.process_time()
     with one_torch_thread():
-        from agents.policy_value import encode_view
+        from boardgame_envs.agents.policy_value import encode_view
 
         rules = make_rules(task.game)
         hinted = task.hint != "none"
@@ -141,8 +141,8 @@ def _searches(task: GameTask) -> list:
 def _policy_target(task: GameTask, search, view, searched: int) -> np.ndarray:
     """The search's visit shares (``visits``; a policy's move distribution where the
     labeller is a policy that gives one, as a PPO teacher does), or its move alone."""
-    from agents.search import ISMCTSAgent
-    from agents.search_net import search_policy_target
+    from boardgame_envs.agents.search import ISMCTSAgent
+    from boardgame_envs.agents.search_net import search_policy_target
 
     if task.target == "visits" and isinstance(search, ISMCTSAgent):
         return search_policy_target(search, view, searched)
@@ -185,7 +185,7 @@ def _search_spec(task: GameTask) -> str:
 def without_network(spec: str) -> str:
     """``ismcts-net:{net},seconds=0,iterations=200,prior=1`` -> ``ismcts:seconds=0,
     iterations=200``: the plain search, its own options kept, the network's dropped."""
-    from agents.search import OPTIONS
+    from boardgame_envs.agents.search import OPTIONS
 
     options = [part for part in spec.split(",")[1:] if part.partition("=")[0].strip() in OPTIONS]
     return "ismcts:" + ",".join(options) if options else "ismcts"
@@ -224,9 +224,9 @@ def _net_file(data: bytes) -> Path:
 
 
 def net_bytes(net) -> bytes:
-    """The network as the bytes of its .pt file (``agents.policy_value.save_net``): what a
-    task carries in ``nets``."""
-    from agents.policy_value import save_net
+    """The network as the bytes of its .pt file (``boardgame_envs.agents.policy_value.save_net``):
+    what a task carries in ``nets``."""
+    from boardgame_envs.agents.policy_value import save_net
 
     with tempfile.TemporaryDirectory() as folder:
         return save_net(net, Path(folder) / "net.pt").read_bytes()

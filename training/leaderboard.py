@@ -4,8 +4,8 @@ top row of each game into the README.
 
     make leaderboard          # = boardgame-envs leaderboard --workers 2
 
-Each (game, table size) is its own league (``training.league``), so its ratings compare
-agents at that table only. The page says when, at which commit and by which command it was
+Each (game, table size) is its own league (``boardgame_envs.training.league``), so its ratings
+compare agents at that table only. The page says when, at which commit and by which command it was
 made; rerunning the command at that commit gives the same tables (no agent has a clock
 budget), except the seconds per decision.
 
@@ -26,12 +26,11 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.base import split_agent_specs
-from boardgame_envs.registry import GAMES, game_info, make_rules
-from training.cli_args import at_least, check_fields, one_of, parse_args
-from training.evaluate import KeptPairings, PairingResult, Tournament, save_heatmap
-from training.league import Args as LeagueArgs
-from training.league import (
+from boardgame_envs.agents.base import split_agent_specs
+from boardgame_envs.training.cli_args import at_least, check_fields, one_of, parse_args
+from boardgame_envs.training.evaluate import KeptPairings, PairingResult, Tournament, save_heatmap
+from boardgame_envs.training.league import Args as LeagueArgs
+from boardgame_envs.training.league import (
     default_agents,
     git_output,
     provenance,
@@ -40,7 +39,9 @@ from training.league import (
     save_rating_plot,
     win_share_matrix,
 )
-from training.parallel import BACKENDS
+from boardgame_envs.training.parallel import BACKENDS
+
+from boardgame_envs.registry import GAMES, game_info, make_rules
 
 LEADERBOARD_SEARCH = "ismcts:seconds=0"
 README_START = "<!-- leaderboard:start -->"
@@ -226,7 +227,7 @@ def kept_pairings(folder: str, game: str) -> KeptPairings | None:
 def main(args: Args) -> Path:
     page = Path(args.out)
     figures = page.with_suffix("")
-    made = provenance("training.leaderboard")
+    made = provenance("boardgame_envs.training.leaderboard")
     leagues: dict[str, dict[int, Tournament]] = {}
     sections = []
     staging = figures.with_name(figures.name + ".partial")

@@ -29,11 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
-from agents.base import split_agent_specs
-from boardgame_envs.registry import make_rules
-from training.cli_args import check_fields, parse_args, parse_int_list
-from training.evaluate import (
+from boardgame_envs.agents.base import split_agent_specs
+from boardgame_envs.training.cli_args import check_fields, parse_args, parse_int_list
+from boardgame_envs.training.evaluate import (
     TOURNAMENT_ALLOWED,
     KeptPairings,
     Tournament,
@@ -42,6 +40,8 @@ from training.evaluate import (
     write_outputs,
 )
 
+from boardgame_envs.registry import make_rules
+
 ROOT = Path(__file__).resolve().parents[1]
 #: The search agent's league budgets: iterations only (no clock), so tables reproduce.
 SEARCH_SPECS = ("ismcts:iterations=10,seconds=0", "ismcts:seconds=0")
@@ -49,7 +49,7 @@ SEARCH_SPECS = ("ismcts:iterations=10,seconds=0", "ismcts:seconds=0")
 
 def shipped_model(game: str) -> str | None:
     """The agent spec of ``game``'s shipped 2-player policy (``ppo:<game>``), if it has one."""
-    from agents.ppo import shipped_models
+    from boardgame_envs.agents.ppo import shipped_models
 
     return f"ppo:{game}" if game in shipped_models() else None
 
@@ -59,7 +59,7 @@ def shipped_net_agents(game: str, num_players: int = 2) -> list[str]:
     the network alone (``net:<name>``) and guiding the search at its default budget without
     the clock (``ismcts-net:<name>,seconds=0``, reproducible like SEARCH_SPECS). A network
     reads one table size only: ``<game>`` is the 2-player one, ``<game>@<n>p`` the others."""
-    from agents.policy_value import shipped_nets
+    from boardgame_envs.agents.policy_value import shipped_nets
 
     name = game if num_players == 2 else f"{game}@{num_players}p"
     if name not in shipped_nets():
@@ -175,7 +175,7 @@ def ranked(tournament: Tournament) -> list[tuple[str, float, float]]:
     return sorted(rows, key=lambda row: -(row[1] - 3 * row[2]))
 
 
-def provenance(module: str = "training.league") -> str:
+def provenance(module: str = "boardgame_envs.training.league") -> str:
     """When, at which commit and by which command line these results were made."""
     called = Path(sys.argv[0]).name
     program = "boardgame-envs" if called in ("boardgame-envs", "cli.py") else f"python -m {module}"

@@ -18,10 +18,10 @@ import csv
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.ppo import PPOAgent
+from boardgame_envs.agents.ppo import PPOAgent
 
 if TYPE_CHECKING:
-    from training.train_ppo import Args
+    from boardgame_envs.training.train_ppo import Args
 
 EVAL_OPPONENTS = ["random", "heuristic"]
 EVAL_SEED = 1_000_000_000  # evaluation deals never overlap training seeds
@@ -33,7 +33,7 @@ def evaluate_and_log(model, args: Args, run_dir: Path, timesteps: int, logger=No
     """Evaluate ``model`` (a MaskablePPO playing its deterministic policy) against each of
     EVAL_OPPONENTS, append the results to ``eval.csv``, record them in ``logger`` (SB3's,
     for tensorboard) when given, and redraw the learning curve. The results, per opponent."""
-    from training.evaluate import evaluate_against
+    from boardgame_envs.training.evaluate import evaluate_against
 
     agent = PPOAgent(model, deterministic=True, observe_mask=args.observe_mask)
     results = evaluate_against(

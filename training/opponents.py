@@ -25,11 +25,17 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from boardgame_envs.agents.base import (
+    Agent,
+    AgentMix,
+    make_agent,
+    resolve_agent_spec,
+    split_agent_specs,
+)
+from boardgame_envs.agents.ppo import PPOAgent, load_model, model_input
+from boardgame_envs.training.run_files import save_atomically, steps_of
 
-from agents.base import Agent, AgentMix, make_agent, resolve_agent_spec, split_agent_specs
-from agents.ppo import PPOAgent, load_model, model_input
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
-from training.run_files import save_atomically, steps_of
 
 #: The learner's own policy: PPO's pool of past snapshots, expert iteration's current network.
 SELF_PLAY = "self-play"
@@ -169,9 +175,9 @@ def spec_and_weight(part: str) -> tuple[str, str]:
 
 def _spec_options(kind: str) -> tuple[str, ...]:
     """The ``name=value`` options of the agent kind ``kind`` (ismcts, ppo, net, ismcts-net)."""
-    from agents.base import NET_SEARCH_OPTIONS, NET_SPEC_OPTIONS
-    from agents.ppo import SPEC_OPTIONS
-    from agents.search import OPTIONS
+    from boardgame_envs.agents.base import NET_SEARCH_OPTIONS, NET_SPEC_OPTIONS
+    from boardgame_envs.agents.ppo import SPEC_OPTIONS
+    from boardgame_envs.agents.search import OPTIONS
 
     options = {
         "ismcts": tuple(OPTIONS),

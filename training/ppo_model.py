@@ -18,19 +18,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from boardgame_envs.agents.ppo import load_model, resolve_model
+from boardgame_envs.training.cli_args import parse_int_list
+from boardgame_envs.training.recipes import PLANES_NETS, hyperparameters
+from boardgame_envs.training.rollout_buffer import EnvMajorRolloutBuffer
+from boardgame_envs.training.run_files import newest_checkpoint
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.logger import Logger
 
-from agents.ppo import load_model, resolve_model
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
-from training.cli_args import parse_int_list
-from training.recipes import PLANES_NETS, hyperparameters
-from training.rollout_buffer import EnvMajorRolloutBuffer
-from training.run_files import newest_checkpoint
 
 if TYPE_CHECKING:
-    from training.train_ppo import Args
+    from boardgame_envs.training.train_ppo import Args
 
 #: Hyperparameters of HYPERPARAMS that this module reads itself (not MaskablePPO's own).
 NOT_SB3_ARGS = ("net_arch", "learning_rate", "anneal_lr", "final_lr_fraction")
@@ -40,12 +40,12 @@ def new_model(
     args: Args, env, tensorboard_log: str | None = None, device: str = "cpu"
 ) -> MaskablePPO:
     """A fresh MaskablePPO of the game's hyperparameters (with ``args``' overrides) on
-    ``device`` (a torch device, already checked: :func:`agents.ppo.resolve_device`). Without
-    ``tensorboard_log`` it logs nowhere: SB3 would otherwise make an empty ``SB3-<time>``
+    ``device`` (a torch device, already checked: :func:`boardgame_envs.agents.ppo.resolve_device`).
+    Without ``tensorboard_log`` it logs nowhere: SB3 would otherwise make an empty ``SB3-<time>``
     folder in the system's temporary folder at every ``learn``."""
     hp = hyperparameters(args)
     if args.hint:
-        from agents.hinted import HintedPolicy
+        from boardgame_envs.agents.hinted import HintedPolicy
 
         policy = HintedPolicy
     else:
@@ -75,7 +75,7 @@ def policy_kwargs(args: Args) -> dict:
     hp = hyperparameters(args)
     kwargs: dict = dict(net_arch=parse_int_list("net_arch", hp["net_arch"], example="256,256"))
     if args.network != "flat" and args.game in PLANES_NETS:
-        from agents.networks import PlanesExtractor
+        from boardgame_envs.agents.networks import PlanesExtractor
 
         kwargs.update(
             features_extractor_class=PlanesExtractor,
@@ -84,7 +84,7 @@ def policy_kwargs(args: Args) -> dict:
             ),
         )
     if args.hint:
-        from agents.hinted import hinted_policy_kwargs
+        from boardgame_envs.agents.hinted import hinted_policy_kwargs
 
         action_size = make_rules(args.game).action_size
         kwargs = hinted_policy_kwargs(kwargs, args.hint, args.game, action_size, args.hint_weight)

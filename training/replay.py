@@ -5,9 +5,9 @@ boardgame-envs replay games/wasabi-0.json --seat 1 --pace 0     what seat 1 coul
 boardgame-envs replay games/wasabi-0.json --out game.html       a viewer to open in a browser
 boardgame-envs replay games/tahiti-3.json --out game.gif        an animated picture of the game
 
-A record (see :mod:`training.records`) comes from ``boardgame-envs watch ... --save``, or
-``eval`` / ``league`` with ``--save-games DIR``. The terminal shows each move (who played
-what), the table after it (from one seat's point of view with ``--seat N``: the other
+A record (see :mod:`boardgame_envs.training.records`) comes from ``boardgame-envs watch ...
+--save``, or ``eval`` / ``league`` with ``--save-games DIR``. The terminal shows each move (who
+played what), the table after it (from one seat's point of view with ``--seat N``: the other
 seats' hidden cards, tiles and bets stay hidden; else everything) and the final scores.
 """
 
@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
+from boardgame_envs.training.records import load_record, replay_states
 
 from boardgame_envs.core.rules import InvalidConfigError, State
 from boardgame_envs.registry import GAMES, game_info
-from training.records import load_record, replay_states
 
 #: What ``--out`` writes, by the file's extension.
 OUTPUT_KINDS = {".html": "an HTML replay viewer", ".gif": "an animated GIF of the pictures"}
@@ -111,7 +111,8 @@ class Narrator:
         self._print("\n" + final_line(state, self.names, moves))
 
     def show(self, record: dict[str, Any], states: Sequence[State]) -> None:
-        """A whole recorded game: ``states`` from :func:`training.records.replay_states`."""
+        """A whole recorded game: ``states`` from
+        :func:`boardgame_envs.training.records.replay_states`."""
         self.start(states[0], record["seed"])
         for step, action in enumerate(record["actions"]):
             self.move(step, states[step], action, states[step + 1])
@@ -120,7 +121,7 @@ class Narrator:
     def _reports(self, before: State, after: State) -> list[str]:
         """The lines ``play`` prints after a move: how a Cornucopia turn ended, the end of a
         Factors and Multiples round."""
-        from training.cli import TURN_REPORTS, _round_report
+        from boardgame_envs.training.cli import TURN_REPORTS, _round_report
 
         reports = []
         turn_report = TURN_REPORTS.get(self.game)
@@ -312,7 +313,7 @@ def write_replay_file(
     ``seat``'s point of view where the game's picture has one, ``pace`` seconds each)."""
     path = check_output_path(path, record["game"])
     if path.suffix.lower() == ".html":
-        from training.html_replay import write_html
+        from boardgame_envs.training.html_replay import write_html
 
         return Path(write_html(record, path))
     return write_gif(states, path, record["game"], seat=seat, seconds=pace)

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-
-from training.coded_rows import CodedRows
+from boardgame_envs.training.coded_rows import CodedRows
 
 
 @dataclass

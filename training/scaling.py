@@ -1,8 +1,8 @@
 """The scaling figures of docs/results.md: league games/s and PPO learner steps/s for 1 and 2
 workers, local and Ray, on this machine.
 
-    python -m training.scaling league cornucopia heuristic,random 300
-    python -m training.scaling train cornucopia 16384
+    python -m boardgame_envs.training.scaling league cornucopia heuristic,random 300
+    python -m boardgame_envs.training.scaling train cornucopia 16384
 
 A league is timed from its first game to its last, training after one untimed rollout
 (``bench.learner_rate``); starting the workers or Ray is not counted. The 1-minute load
@@ -20,10 +20,10 @@ LEAGUE_SEED = 5_000_000
 
 
 def league_rate(game: str, agents: str, games: int, backend: str, workers: int) -> float:
-    from training.league import Args, run_league
+    from boardgame_envs.training.league import Args, run_league
 
     if backend == "ray":
-        from training.parallel import connect_ray
+        from boardgame_envs.training.parallel import connect_ray
 
         connect_ray("", workers)
     args = Args(
@@ -42,7 +42,7 @@ def league_rate(game: str, agents: str, games: int, backend: str, workers: int) 
 
 
 def learner_rate(game: str, steps: int, backend: str, workers: int) -> float:
-    from training.bench import learner_rate
+    from boardgame_envs.training.bench import learner_rate
 
     return learner_rate(game, steps, backend=backend, workers=workers)
 

@@ -4,7 +4,7 @@
 (the Adam moments are twice the policy's size and only matter for training on) nor the envs'
 last observations, and check it fits the 5 MB a shipped model may take.
 
-    python -m training.ship --run-dir runs/cornucopia__ppo__0__20261201-141500
+    python -m boardgame_envs.training.ship --run-dir runs/cornucopia__ppo__0__20261201-141500
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.ppo import PPOAgent, models_folder, shipped_file_name
+from boardgame_envs.agents.ppo import PPOAgent, models_folder, shipped_file_name
+from boardgame_envs.training.cli_args import parse_args
+from boardgame_envs.training.run_files import save_atomically
+
 from boardgame_envs.core.rules import InvalidConfigError
-from training.cli_args import parse_args
-from training.run_files import save_atomically
 
 MAX_BYTES = 5 * 1024 * 1024
 #: What SB3 saves of the run's last rollout (the envs' last observations: 0.7 MB in Tahiti),

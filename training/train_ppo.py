@@ -29,7 +29,7 @@ that one cannot be read, the one before it), towards the run's saved ``timesteps
 a kill never leaves half a checkpoint; the run directory is only created once the arguments
 have been checked and training starts.
 
-    python -m training.train_ppo --game factors_multiples --timesteps 300000
+    python -m boardgame_envs.training.train_ppo --game factors_multiples --timesteps 300000
 
 This file reads top to bottom: the arguments (``Args``), the envs, then the loop
 (``main``, ``_train``). The rest of the training package, one concern a module:
@@ -54,15 +54,9 @@ from pathlib import Path
 
 import gymnasium
 import torch
-from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
-
-from agents.base import make_agent, resolve_agent_spec
-from agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
-from boardgame_envs.core.env import REWARD_MODES
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_rules, make_single_agent
-from training.cli_args import (
+from boardgame_envs.agents.base import make_agent, resolve_agent_spec
+from boardgame_envs.agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
+from boardgame_envs.training.cli_args import (
     FINITE,
     FRACTION,
     NON_NEGATIVE,
@@ -74,20 +68,31 @@ from training.cli_args import (
     parse_args,
     parse_int_list,
 )
-from training.imitation import imitate
-from training.learning_curve import evaluate_and_log, read_eval_rows
-from training.opponents import SelfPlayPool, parse_opponents, resolve_opponents, wants_self_play
-from training.parallel import BACKENDS, connect_ray
-from training.ppo_model import load_checkpoint, new_model, start_from
-from training.recipes import PLANES_NETS, hyperparameters, recipe
-from training.run_files import (
+from boardgame_envs.training.imitation import imitate
+from boardgame_envs.training.learning_curve import evaluate_and_log, read_eval_rows
+from boardgame_envs.training.opponents import (
+    SelfPlayPool,
+    parse_opponents,
+    resolve_opponents,
+    wants_self_play,
+)
+from boardgame_envs.training.parallel import BACKENDS, connect_ray
+from boardgame_envs.training.ppo_model import load_checkpoint, new_model, start_from
+from boardgame_envs.training.recipes import PLANES_NETS, hyperparameters, recipe
+from boardgame_envs.training.run_files import (
     read_config,
     run_dir_name,
     save_atomically,
     save_checkpoint,
     write_config,
 )
-from training.vec_envs import WorkerVecEnv
+from boardgame_envs.training.vec_envs import WorkerVecEnv
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
+
+from boardgame_envs.core.env import REWARD_MODES
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import make_rules, make_single_agent
 
 
 @dataclass
@@ -304,7 +309,7 @@ def make_env(args: Args, pool: SelfPlayPool | None) -> gymnasium.Env:
         **game_options(args),
     )
     if args.hint:
-        from agents.hinted import HintedEnv
+        from boardgame_envs.agents.hinted import HintedEnv
 
         env = HintedEnv(env, make_agent(args.hint, args.game))
     return env
@@ -505,6 +510,6 @@ def _train(
 if __name__ == "__main__":
     # Run through the importable module, not as __main__: the env workers then find its
     # functions (build_env_group) by name, in spawned processes and on Ray nodes alike.
-    from training import train_ppo
+    from boardgame_envs.training import train_ppo
 
     train_ppo.main(parse_args(train_ppo.Args))

@@ -19,8 +19,8 @@ import secrets
 from typing import Any
 
 import numpy as np
+from boardgame_envs.agents.base import Agent
 
-from agents.base import Agent
 from boardgame_envs.core.native import native_module, resolve_engine
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State, check_playout_args
 
@@ -28,7 +28,7 @@ from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State, che
 def reference_class(game: str) -> type[Agent]:
     """The reference ``HeuristicAgent`` class of ``game``."""
     try:
-        module = importlib.import_module(f"agents.heuristic.{game}")
+        module = importlib.import_module(f"boardgame_envs.agents.heuristic.{game}")
     except ModuleNotFoundError as error:
         raise InvalidConfigError(f"no heuristic agent for game {game!r}") from error
     return module.HeuristicAgent
@@ -53,8 +53,8 @@ def native_generator(seed: int | None) -> Any:
 
 
 class NativeHeuristicAgent(Agent):
-    """The compiled twin of ``agents.heuristic.<game>.HeuristicAgent``: the same moves, the
-    same random draws (from ``native_rng``, numpy's stream), decided without Python."""
+    """The compiled twin of ``boardgame_envs.agents.heuristic.<game>.HeuristicAgent``: the same
+    moves, the same random draws (from ``native_rng``, numpy's stream), decided without Python."""
 
     name = "heuristic"
 

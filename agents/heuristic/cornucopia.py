@@ -41,7 +41,8 @@ import functools
 import itertools
 from collections.abc import Sequence
 
-from agents.base import Agent
+from boardgame_envs.agents.base import Agent
+
 from boardgame_envs.cornucopia.data import (
     BASKET_CAPACITY,
     BID_NUMBERS,

@@ -22,7 +22,8 @@ Strategy, from what the player's own view shows (its hand, its total, the value)
 
 from __future__ import annotations
 
-from agents.base import Agent
+from boardgame_envs.agents.base import Agent
+
 from boardgame_envs.factors_multiples.data import (
     ACE,
     JACK,

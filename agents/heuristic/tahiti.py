@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import heapq
 
-from agents.base import Agent
+from boardgame_envs.agents.base import Agent
+
 from boardgame_envs.tahiti.data import (
     FAVOURITES,
     FISH,

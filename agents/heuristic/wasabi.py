@@ -37,7 +37,8 @@ from __future__ import annotations
 import functools
 from operator import add, itemgetter
 
-from agents.base import Agent
+from boardgame_envs.agents.base import Agent
+
 from boardgame_envs.wasabi.data import (
     CARD_HAND_LIMIT,
     CHOP,

@@ -324,7 +324,7 @@ class State(abc.ABC):
         ``policy="heuristic"``: the game's heuristic plays every seat, a uniformly random
         move instead with probability ``epsilon`` (one generator for both). The native
         engine plays its compiled heuristics; here the rules engine knows no agents, so
-        ``agents.heuristic.heuristic_playout`` plays the same moves on either engine.
+        ``boardgame_envs.agents.heuristic.heuristic_playout`` plays the same moves on either engine.
         """
         policy, seed, depth, epsilon = check_playout_args(policy, seed, depth, epsilon)
         if policy == "heuristic":
@@ -332,7 +332,8 @@ class State(abc.ABC):
                 "policy='heuristic' is played by the native engine's compiled heuristics; "
                 f"this {self.rules.name} state is on the Python engine: use "
                 "make_rules(game, engine='native'), or "
-                "agents.heuristic.heuristic_playout(state, seed, depth, epsilon) (either engine)"
+                "boardgame_envs.agents.heuristic.heuristic_playout(state, seed, depth, epsilon) "
+                "(either engine)"
             )
         rng = np.random.default_rng(seed)
         played = 0

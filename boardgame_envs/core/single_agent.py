@@ -254,7 +254,7 @@ def as_opponent(opponent: Any) -> Any:
     """The env's source of opponents: anything with ``sample(rng) -> agent`` as it is (an
     Agent, a mix, a snapshot pool); an object with ``act(view)``, or a function ``view ->
     action``, wrapped so that it is one. Agent names are resolved in ``agents/``
-    (``agents.make_agent``), never here: the core does not import the agents."""
+    (``boardgame_envs.agents.make_agent``), never here: the core does not import the agents."""
     if hasattr(opponent, "sample"):
         return opponent
     if hasattr(opponent, "act") or (callable(opponent) and not isinstance(opponent, type)):

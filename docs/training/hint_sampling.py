@@ -18,8 +18,8 @@ import sys
 import numpy as np
 import torch
 
-from agents import make_agent
-from agents.ppo import PPOAgent
+from boardgame_envs.agents import make_agent
+from boardgame_envs.agents.ppo import PPOAgent
 from boardgame_envs import make_rules
 
 SEED = 7_000_000_000

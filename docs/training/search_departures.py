@@ -23,8 +23,8 @@ import sys
 import numpy as np
 import torch
 
-from training import ppo_model, train_ppo
-from training.imitation import imitation_data
+from boardgame_envs.training import ppo_model, train_ppo
+from boardgame_envs.training.imitation import imitation_data
 
 game, path, games, epochs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 departure_weight, learning_rate = float(sys.argv[5]), float(sys.argv[6])

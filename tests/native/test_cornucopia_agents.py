@@ -1,16 +1,16 @@
 """Cornucopia's compiled heuristic, heuristic playouts, determinizer and leaf evaluation
 against their Python references, position by position:
 
-* ``heuristic_action(seat, rng)`` against ``agents.heuristic.cornucopia.HeuristicAgent``
-  (the same move, the two generators left in the same state);
-* ``turn_outlook(seat)`` (what search reads) against the reference's, for every seat, as
-  equal floats (their ``repr``: the sign of a zero counts);
+* ``heuristic_action(seat, rng)`` against
+  ``boardgame_envs.agents.heuristic.cornucopia.HeuristicAgent`` (the same move, the two generators
+left in the same state); * ``turn_outlook(seat)`` (what search reads) against the reference's, for
+  every seat, as equal floats (their ``repr``: the sign of a zero counts);
 * ``heuristic_playout(seed, depth, epsilon)`` against the same loop on the Python engine
   with one reference agent drawing from ``default_rng(seed)``;
 * ``sample(seat, rng)`` against ``rules.sample_state(view, rng)`` (the same snapshot, the
   generators in the same state), a sample that shows the seat its view and does not read
   what the seat cannot see;
-* ``leaf_values()`` against ``agents.leaf_values.leaf_evaluator("cornucopia")``.
+* ``leaf_values()`` against ``boardgame_envs.agents.leaf_values.leaf_evaluator("cornucopia")``.
 
 Positions come from Python-engine games at every player count, with and without
 ``variant_red3``, played by the heuristic with random moves mixed in.
@@ -22,10 +22,10 @@ import random
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
+from boardgame_envs.agents.heuristic.cornucopia import HeuristicAgent
+from boardgame_envs.agents.leaf_values import leaf_evaluator
 
-from agents.heuristic import heuristic_playout as python_heuristic_playout
-from agents.heuristic.cornucopia import HeuristicAgent
-from agents.leaf_values import leaf_evaluator
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.testing import assert_views_equal
 from tests.cornucopia.test_hidden_and_snapshots import resample_hidden

@@ -5,13 +5,13 @@ Positions come from Python-engine games of every player count and option, from t
 and from a card-rich start (every seat holds two action cards, so the card decision points
 come up), played by a mix of heuristic and random moves. At each one:
 
-* ``heuristic_action(seat, Pcg64)`` is the move of ``agents.heuristic.wasabi``'s
+* ``heuristic_action(seat, Pcg64)`` is the move of ``boardgame_envs.agents.heuristic.wasabi``'s
   ``HeuristicAgent`` on the seat's view, and both generators end in the same state (the
   agent draws nothing);
 * ``board_value(seat)`` is the reference planner's ``_setup(view)`` then ``value_now()``
   for every seat (the number the search's leaf evaluation reads), the same float;
-* ``leaf_values()`` is ``agents.leaf_values.leaf_evaluator("wasabi")`` exactly, and leaves
-  the state unchanged;
+* ``leaf_values()`` is ``boardgame_envs.agents.leaf_values.leaf_evaluator("wasabi")`` exactly, and
+  leaves the state unchanged;
 * ``sample(seat, Pcg64)`` is ``rules.sample_state(view, rng)`` for every seat: the same
   snapshot, the generator in the same state;
 * ``heuristic_playout(seed, depth, epsilon)`` plays the decisions the Python loop plays (one
@@ -28,10 +28,10 @@ import random
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
+from boardgame_envs.agents.heuristic.wasabi import HeuristicAgent
+from boardgame_envs.agents.leaf_values import leaf_evaluator
 
-from agents.heuristic import heuristic_playout as python_heuristic_playout
-from agents.heuristic.wasabi import HeuristicAgent
-from agents.leaf_values import leaf_evaluator
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.testing import (
     assert_views_equal,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from boardgame_envs.agents.base import RandomAgent, make_agent
+from boardgame_envs.agents.heuristic.tahiti import HeuristicAgent
 
-from agents.base import RandomAgent, make_agent
-from agents.heuristic.tahiti import HeuristicAgent
 from tests.tahiti.helpers import RULES
 
 

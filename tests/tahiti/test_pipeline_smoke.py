@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 import itertools
 
+from boardgame_envs.training import bench, evaluate
+from boardgame_envs.training.cli import play
+
 from boardgame_envs import raw_env
-from training import bench, evaluate
-from training.cli import play
 
 
 def test_play_in_the_terminal_to_the_end():

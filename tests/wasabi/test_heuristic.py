@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from agents.base import RandomAgent, make_agent
-from agents.heuristic.wasabi import HeuristicAgent
+from boardgame_envs.agents.base import RandomAgent, make_agent
+from boardgame_envs.agents.heuristic.wasabi import HeuristicAgent
+
 from boardgame_envs.wasabi.data import recipe_id
 from boardgame_envs.wasabi.rules import CHOP_TARGET
 from tests.wasabi.helpers import CARD, CELL, KIND, RULES, table
