@@ -3,7 +3,7 @@
 Each argument is ``STEPS=FOLDER``: the ``--out`` folder of
 ``boardgame-envs eval --agents ppo:<checkpoint>,heuristic --games 2000 --out FOLDER``
 for the checkpoint saved at STEPS learner steps. The last argument names the PNG.
-docs/training.md ("How far more steps go") gives the commands and the figures:
+docs/results.md ("Runs behind the recipes") gives the commands and the figures:
 
     python docs/training/budget_curve.py wasabi 1000000=runs/eval/wasabi_1m ... out.png
 """

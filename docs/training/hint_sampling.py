@@ -9,8 +9,8 @@ move is the hint's. Seeds 7,000,000,000 + g, the policy in seat g % 2.
     python docs/training/hint_sampling.py carcassonne_castle carcassonne_castle 20
 
 Arguments: game, a hinted policy (a model .zip, or a shipped policy's name as in
-``ppo:<name>``), games. docs/training.md ("Carcassonne: a
-sampled policy far from its hint") gives what it printed.
+``ppo:<name>``), games. docs/results.md ("Runs behind the recipes", Carcassonne: the
+sampled policy and the hint weight) gives what it printed.
 """
 
 import sys

@@ -5,17 +5,18 @@ decisions by behaviour cloning, on the first 90% of them, and counts on the last
 (held out: about the last 48 of 480 games), and on as many decisions it was fitted to
 (seen: the 10% before them), how many of the search's departures from the
 heuristic the policy's deterministic move reproduces, and how many departures it makes
-where the search played the heuristic's move. Make the data first (32 minutes on 2 cores):
+where the search played the heuristic's move. Make the data first (about half an hour):
 
     boardgame-envs train --game tahiti --imitate ismcts:seconds=0 --imitation-games 480 \
       --imitation-data runs/tahiti_ismcts_480.npz --workers 2 --timesteps 1 --eval-every 0
 
-then run, from the repository root (one core, about 3 minutes):
+then run, from the repository root (a few minutes):
 
     python docs/training/search_departures.py tahiti runs/tahiti_ismcts_480.npz 480 10 1 3e-4
 
 Arguments: game, data file, its games, epochs, the loss weight of a departure, learning
-rate. docs/training.md ("What limits them") gives what it printed.
+rate. docs/results.md ("Runs behind the recipes", imitating the search) gives what it
+printed.
 """
 
 import sys
