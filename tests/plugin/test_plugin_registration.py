@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+import boardgame_envs
 from tests.plugin.helpers import (
     DISTRIBUTION,
     ENTRY_POINTS,
@@ -24,7 +25,8 @@ from tests.plugin.helpers import (
     with_path,
 )
 
-BUILT_IN = ["factors_multiples", "carcassonne_castle", "wasabi", "tahiti", "cornucopia"]
+#: The games this process knows: the built-in ones (the plugin is registered in subprocesses only).
+BUILT_IN = list(boardgame_envs.GAMES)
 
 
 def test_the_tests_register_what_the_example_declares():

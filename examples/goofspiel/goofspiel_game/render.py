@@ -45,9 +45,11 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
     if state.is_terminal():
         lines = [f"Goofspiel · game over · winners: {_seats(state.winners())}"]
     else:
+        down = len(state.prize_deck)
         lines = [
             f"Goofspiel · round {len(state.history) + 1}/{cards} · prize {state.prize} face up "
-            f"· {len(state.prize_deck)} prizes face down · P{state.current_player} to bid"
+            f"· {down} {'prize' if down == 1 else 'prizes'} face down · "
+            f"P{state.current_player} to bid"
         ]
     if seat is None and state.prize_deck:
         lines.append(f"  prize deck (top first): {_cards(state.prize_deck)}")
