@@ -17,7 +17,8 @@ Hint agent          ``make_agent(policy.hint, policy.hint_game)``; the shipped p
                     use ``heuristic``, which keeps playing as it does (it is only asked)
 ==================  ===================================================================
 
-:class:`HintedEnv` appends the hint to a training env's observations; a saved hinted
+:class:`~boardgame_envs.core.hinted_env.HintedEnv` appends the hint to a training env's
+observations; a saved hinted
 policy loads as ``ppo:<model.zip>`` and the agent computes the hint itself
 (``agents/ppo.py``).
 """
@@ -29,20 +30,14 @@ from typing import Any
 import gymnasium
 import numpy as np
 import torch
-from boardgame_envs.agents.base import Agent, make_agent
+from boardgame_envs.agents.base import Agent
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
 from torch import nn
 
-from boardgame_envs.core.rules import InvalidConfigError, PlayerView
-
-
-def hint_vector(agent: Agent, view: PlayerView | None, size: int) -> np.ndarray:
-    """One-hot of ``agent``'s action in ``view`` (all zeros for ``view=None``: game over)."""
-    hint = np.zeros(size, dtype=np.float32)
-    if view is not None:
-        hint[agent.act(view)] = 1.0
-    return hint
+from boardgame_envs.core.game import load_object
+from boardgame_envs.core.hinted_env import HintedEnv, hint_vector
+from boardgame_envs.core.rules import InvalidConfigError
 
 
 class HintExtractor(BaseFeaturesExtractor):
@@ -110,6 +105,8 @@ class HintedPolicy(MaskableActorCriticPolicy):
         return self.action_dist.proba_distribution(action_logits=logits)
 
     def make_hint_agent(self, seed: int | None = None) -> Agent:
+        # the spec parser sits above every agent: loaded by name, never imported
+        make_agent = load_object("boardgame_envs.agents.specs:make_agent")
         return make_agent(self.hint, self.hint_game, seed=seed)
 
 
@@ -128,44 +125,4 @@ def hinted_policy_kwargs(
     return hinted
 
 
-class HintedEnv(gymnasium.Wrapper):
-    """A flat-layout SingleAgentEnv whose observations end with ``hint``'s one-hot choice
-    in the learner's view. ``hint`` is reseeded from the env's generator at every reset,
-    so a seed gives the same games."""
-
-    def __init__(self, env: gymnasium.Env, hint: Agent) -> None:
-        super().__init__(env)
-        space = env.observation_space
-        if not isinstance(space, gymnasium.spaces.Box):
-            raise InvalidConfigError("a hinted env needs the flat layout (layout='flat')")
-        self.hint = hint
-        self.hint_size = int(env.action_space.n)
-        self.observation_space = gymnasium.spaces.Box(
-            np.concatenate([space.low, np.zeros(self.hint_size, np.float32)]),
-            np.concatenate([space.high, np.ones(self.hint_size, np.float32)]),
-            dtype=np.float32,
-        )
-
-    @property
-    def state(self):
-        return self.env.state
-
-    @property
-    def learner_seat(self) -> int:
-        return self.env.learner_seat
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.action_masks()
-
-    def reset(self, **kwargs: Any):
-        obs, info = self.env.reset(**kwargs)
-        self.hint.reset(int(self.env.np_random.integers(2**63)))
-        return self._hinted(obs, done=False), info
-
-    def step(self, action):
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        return self._hinted(obs, terminated or truncated), reward, terminated, truncated, info
-
-    def _hinted(self, obs: np.ndarray, done: bool) -> np.ndarray:
-        view = None if done else self.env.state.view(self.env.learner_seat)
-        return np.concatenate([obs, hint_vector(self.hint, view, self.hint_size)])
+__all__ = ["HintExtractor", "HintedEnv", "HintedPolicy", "hint_vector", "hinted_policy_kwargs"]

@@ -55,6 +55,7 @@ from boardgame_envs.agents.ppo import (
 )
 from torch import nn
 
+from boardgame_envs.core.game import load_object
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.core.single_agent import observe
 
@@ -456,8 +457,8 @@ def make_hint_agent(
     game's heuristic on ``engine``'s views, seeded, as the network was trained with it."""
     if not net.hinted:
         return None
-    from boardgame_envs.agents.base import make_agent
-
+    # the spec parser sits above every agent: loaded by name, never imported
+    make_agent = load_object("boardgame_envs.agents.specs:make_agent")
     return make_agent(net.hint, net.game, seed=seed, engine=engine)
 
 

@@ -97,7 +97,7 @@ class PPOAgent(Agent):
         """What the model reads: the flat observation (then the hint, for a hinted policy)
         or the planes dict, as it was trained."""
         if self.hint_agent is not None:
-            from boardgame_envs.agents.hinted import hint_vector
+            from boardgame_envs.core.hinted_env import hint_vector
 
             hint = hint_vector(self.hint_agent, view, self.model.action_space.n)
             return np.concatenate([observe(view, self.observe_mask), hint])

@@ -48,9 +48,10 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``mid_phases`` | ``mid``: the ``+``-separated decision phases it takes (empty: all) |
 | ``margin`` | weight of the final score margin in a finished rollout's reward |
 | ``seed`` | seed of the agent's generator (``reset(seed)`` reseeds it) |
-| ``preset`` | named per-game settings (:data:`PRESETS`; ``v1``: those tuned on the Python engine) |
+| ``preset`` | a game's named settings (``search_presets``; ``v1``: tuned on the Python engine) |
 
-Defaults are per game (:data:`GAME_DEFAULTS` over :class:`SearchOptions`). On the native
+Defaults are per game (the game's settings, ``agents/games/<game>/``, over
+:class:`SearchOptions`). On the native
 engine the determinizations, heuristic rollouts and leaf values run in compiled code (the
 same values; the rollouts' random streams are the engine's), the tree in Python.
 
@@ -68,11 +69,14 @@ from typing import Any
 
 import numpy as np
 from boardgame_envs.agents.base import Agent
-from boardgame_envs.agents.leaf_values import SCORE_SCALE, TURNS_LEFT, leaf_evaluator, turns_left
+from boardgame_envs.agents.heuristic import make_heuristic
+from boardgame_envs.agents.leaf_values import leaf_evaluator
 from boardgame_envs.agents.search_priors import rank_actions
+from boardgame_envs.agents.settings import game_settings
 
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
+from boardgame_envs.registry import GAMES, make_rules
 
 ROLLOUTS = ("random", "heuristic", "none")
 ROOTS = ("tree", "paired")
@@ -216,90 +220,6 @@ def _check_number(name: str, value: Any, kinds: Any, low: float, high: float | N
 #: the outcome and half by the score margin, kept only one standard error above zero.
 VERIFIED = {"verify": 16, "margin": 0.5, "z": 1.0}
 
-#: The per-game settings tuned on the Python engine (``ismcts:preset=v1``), over
-#: :class:`SearchOptions` (whose ``seconds=0.25`` caps every decision's tree search).
-#: Strength over 300 fresh deals each: docs/results.md.
-V1_DEFAULTS: dict[str, dict[str, Any]] = {
-    # Factors and Multiples: the setting that beat the heuristic (0.657).
-    "factors_multiples": {
-        "iterations": 100,
-        "seconds": 0.25,
-        "rollout": "heuristic",
-        "depth": 20,
-        "first": 1,
-    },
-    # Cornucopia: one-step improvement of the heuristic. Every legal move is played on the
-    # same 48 determinizations, each continued by the heuristic to the end of the turn and
-    # judged with the next turn's worth (quiet=BID); a move other than the heuristic's must
-    # be one standard error better. (The tree, depth-6 rollouts: 0.387.)
-    "cornucopia": {
-        "root": "paired",
-        "iterations": 48,
-        "rollout": "heuristic",
-        "depth": 1,
-        "quiet": "BID",
-        "z": 1.0,
-    },
-    # Carcassonne, Tahiti and Wasabi!: the tree proposes, the check decides. Without it
-    # searching every decision lost Tahiti and Wasabi! nearly every game (0/16, 2/20 in
-    # tuning), choosing by the truncated rollouts' noise where a move's worth shows later.
-    # (Carcassonne with iterations=100,verify=32: 0.588 over 300 fresh deals, no better.)
-    # Carcassonne's last 8 tiles: the heuristic's 16 best moves, each played to the end on
-    # 24 common determinizations; in tuning this won more of the endings than the tree did.
-    "carcassonne_castle": {
-        "iterations": 50,
-        "rollout": "heuristic",
-        "depth": 4,
-        "first": 1,
-        "widen": 5,
-        "guard": 0.1,
-        **VERIFIED,
-        "late": 8,
-        "late_iterations": 24,
-        "late_widen": 16,
-        # Before that, from 20 tiles left, each follower choice (put one out, and where) is
-        # played to the end on 24 common determinizations: +0.033 +- 0.019 in win share
-        # over 200 endings in tuning (docs/design-notes.md).
-        "mid": 20,
-        "mid_iterations": 24,
-        "mid_widen": 0,
-        "mid_phases": "FOLLOWER",
-    },
-    "tahiti": {
-        "iterations": 20,
-        "rollout": "heuristic",
-        "depth": 20,
-        "first": 1,
-        "guard": 0.1,
-        **VERIFIED,
-    },
-    # Wasabi!: a small tree (12 iterations) checked by 8 pairs plays as well as 50 iterations
-    # and 16 pairs did (0.717 against 0.698, 300 fresh deals each) at 0.4 of the time.
-    "wasabi": {
-        "iterations": 12,
-        "rollout": "heuristic",
-        "depth": 6,
-        "first": 1,
-        "guard": 0.1,
-        **VERIFIED,
-        "verify": 8,
-    },
-}
-
-#: Today's defaults: v1, with the native engine's speed spent on larger budgets where that
-#: measured stronger head to head against v1 (docs/design-notes.md); still within ``seconds``.
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    **V1_DEFAULTS,
-    "factors_multiples": {**V1_DEFAULTS["factors_multiples"], "iterations": 1000},
-    "tahiti": {**V1_DEFAULTS["tahiti"], "iterations": 200, "verify": 64},
-    "wasabi": {**V1_DEFAULTS["wasabi"], "iterations": 120, "verify": 32},
-}
-
-#: Named sets of per-game settings: ``ismcts:preset=v1`` plays with the settings of that
-#: name (other options given beside it override them). ``v1``: the settings tuned on the
-#: Python engine, the reference opponent of later comparisons.
-PRESETS: dict[str, dict[str, dict[str, Any]]] = {"v1": V1_DEFAULTS}
-
 #: Option names of the agent spec and the type each value is parsed as.
 OPTIONS: dict[str, type] = {f.name: f.type for f in fields(SearchOptions)} | {
     "seed": int,
@@ -336,14 +256,17 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
 
 
 def default_options(game: str, preset: str | None = None) -> SearchOptions:
-    """The settings of ``game`` under ``preset`` (None: today's defaults)."""
+    """The settings of ``game`` under ``preset`` (None: today's defaults): the game's own
+    (its settings' ``search`` and ``search_presets``) over :class:`SearchOptions`."""
+    settings = game_settings(game)
     if preset is None:
-        return replace(SearchOptions(), **GAME_DEFAULTS.get(game, {}))
-    if preset not in PRESETS:
+        return replace(SearchOptions(), **settings.search)
+    if preset not in settings.search_presets:
+        allowed = ", ".join(settings.search_presets) or f"none for {game}"
         raise InvalidConfigError(
-            f"ismcts option preset={preset!r} is unknown; allowed: {', '.join(PRESETS)}"
+            f"ismcts option preset={preset!r} is unknown; allowed: {allowed}"
         )
-    return replace(SearchOptions(), **PRESETS[preset].get(game, {}))
+    return replace(SearchOptions(), **settings.search_presets[preset])
 
 
 def parse_options(text: str, game: str) -> tuple[SearchOptions, int | None]:
@@ -403,8 +326,6 @@ class ISMCTSAgent(Agent):
         engine: str | None = None,
     ) -> None:
         super().__init__(seed)
-        from boardgame_envs.registry import make_rules
-
         self.game = game
         # Determinizations, rollouts and leaf values run on this engine: the native one
         # (compiled determinizer, heuristic playouts and evaluation) wherever it is built.
@@ -416,13 +337,14 @@ class ISMCTSAgent(Agent):
             self.evaluate: Callable[[State], list[float]] = _native_leaf_values
         else:
             self.evaluate = leaf_evaluator(game)
-        self.turns_left = turns_left(game)
+        self.turns_left = game_settings(game).turns_left
         for name in ("late", "mid"):
             value = getattr(self.options, name)
             if value and self.turns_left is None:
+                counting = [g for g in GAMES if game_settings(g).turns_left is not None]
                 raise InvalidConfigError(
                     f"ismcts option {name}={value}: {game} does not count its turns "
-                    f"left; allowed only in {', '.join(TURNS_LEFT)}"
+                    f"left; allowed only in {', '.join(counting)}"
                 )
         needs_heuristic = (
             self.options.rollout == "heuristic"
@@ -436,9 +358,7 @@ class ISMCTSAgent(Agent):
             or self.options.mid
         )
         if needs_heuristic and heuristic is None:
-            from boardgame_envs.agents.base import make_agent
-
-            heuristic = make_agent("heuristic", game, engine=self.rules.engine)
+            heuristic = make_heuristic(game, engine=self.rules.engine)
         self.heuristic = heuristic
         self.searched_phases = _named_phases(game, self.rules.phases, self.options.phases)
         self.mid_phases = _named_phases(
@@ -662,7 +582,7 @@ class ISMCTSAgent(Agent):
             return outcome
         scores = state.scores()
         lead = scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
-        scale = SCORE_SCALE.get(self.game, 5.0)
+        scale = game_settings(self.game).score_scale
         return (1 - options.margin) * outcome + options.margin * math.tanh(lead / scale)
 
     # -- one iteration --------------------------------------------------------------------

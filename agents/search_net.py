@@ -39,7 +39,7 @@ The move played is the root action visited most, as in ISMCTS. The agent spec is
 ``ismcts-net:<game or path>[,<ismcts options>][,prior=<weight>][,value=<0..1>]
 [,incumbent=heuristic|net][,batch=N][,device=...]``
 (the network as for ``net:``; the ismcts options of :mod:`boardgame_envs.agents.search`); its
-defaults per game are :data:`NET_SEARCH_DEFAULTS`. :func:`search_policy_target` turns a decision
+defaults per game are :func:`net_search_defaults`. :func:`search_policy_target` turns a decision
 into a training target (the root's visit counts).
 """
 
@@ -62,7 +62,6 @@ from boardgame_envs.agents.policy_value import (
     parse_net_spec,
 )
 from boardgame_envs.agents.search import (
-    GAME_DEFAULTS,
     OPTIONS,
     ISMCTSAgent,
     SearchOptions,
@@ -70,6 +69,7 @@ from boardgame_envs.agents.search import (
     default_options,
     parse_option_values,
 )
+from boardgame_envs.agents.settings import game_settings
 
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
@@ -87,17 +87,12 @@ MAX_BATCH = 256
 #: as in ismcts, or the network's own (its policy's most likely legal move).
 INCUMBENTS = ("heuristic", "net")
 
-#: Per game, the ``ismcts-net`` defaults: the game's ismcts defaults (``GAME_DEFAULTS``)
-#: with the network's prior and value added. Cornucopia's ismcts compares moves by paired
-#: rollouts (``root=paired``) and never grows a tree; here it searches a tree, so that the
-#: network is used.
-NET_SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
-    "factors_multiples": {**GAME_DEFAULTS["factors_multiples"], **NETWORK_DEFAULTS},
-    "cornucopia": {**GAME_DEFAULTS["cornucopia"], "root": "tree", **NETWORK_DEFAULTS},
-    "carcassonne_castle": {**GAME_DEFAULTS["carcassonne_castle"], **NETWORK_DEFAULTS},
-    "tahiti": {**GAME_DEFAULTS["tahiti"], **NETWORK_DEFAULTS},
-    "wasabi": {**GAME_DEFAULTS["wasabi"], **NETWORK_DEFAULTS},
-}
+def net_search_defaults(game: str) -> dict[str, Any]:
+    """The ``ismcts-net`` defaults of ``game``: its ismcts defaults with its settings'
+    ``net_search`` changes and the network's prior and value added."""
+    settings = game_settings(game)
+    return {**settings.search, **settings.net_search, **NETWORK_DEFAULTS}
+
 
 _SEARCH_FIELDS = frozenset(f.name for f in fields(SearchOptions))
 
@@ -378,14 +373,14 @@ def _check_weight(name: str, value: Any, label: str, low: float, high: float | N
 
 def make_net_search_agent(spec: str, game: str, seed: int | None = None) -> NetSearchAgent:
     """The agent of ``<network>[,<ismcts options>][,prior=..][,value=..][,device=..]``,
-    what follows ``ismcts-net:`` in an agent spec, over :data:`NET_SEARCH_DEFAULTS`."""
+    what follows ``ismcts-net:`` in an agent spec, over :func:`net_search_defaults`."""
     label = f"ismcts-net:{spec}"
     source, given = parse_net_spec("ismcts-net", spec, NET_SEARCH_OPTIONS + tuple(OPTIONS))
     net_given = {k: given.pop(k) for k in NET_SEARCH_OPTIONS if k in given}
     values = parse_option_values(",".join(f"{k}={v}" for k, v in given.items()))
     spec_seed = values.pop("seed", None)
     preset = values.pop("preset", None)
-    defaults = NET_SEARCH_DEFAULTS.get(game, NETWORK_DEFAULTS)
+    defaults = net_search_defaults(game)
     if preset is None:
         searched = {k: v for k, v in defaults.items() if k in _SEARCH_FIELDS}
         base = replace(SearchOptions(), **searched)

@@ -15,7 +15,6 @@ carry the game's version (``boardgame-envs list`` prints them all;
 The Gymnasium env is the single-agent one: one learning seat, agents in the others.
 """
 
-from boardgame_envs.core.native import engine_info
 from boardgame_envs.core.rules import (
     IllegalActionError,
     InvalidConfigError,
@@ -27,6 +26,7 @@ from boardgame_envs.core.rules import (
 from boardgame_envs.registry import (
     GAMES,
     GameInfo,
+    engine_info,
     game_info,
     make,
     make_rules,

@@ -2,78 +2,125 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
-import importlib
-from dataclasses import dataclass
+import importlib.metadata
+import warnings
 from typing import Any
 
+import numpy as np
+
+from boardgame_envs.core.game import GameInfo, load_object
+from boardgame_envs.core.native import engine_info as native_engine_info
 from boardgame_envs.core.rules import InvalidConfigError, Rules
 
-
-@dataclass(frozen=True)
-class GameInfo:
-    """One game of the collection. Its rules module is imported on first use."""
-
-    id: str  # snake_case, as in pettingzoo ids: "factors_multiples"
-    title: str
-    gym_name: str  # CamelCase, as in gymnasium ids: "FactorsMultiples"
-    rules_class: str  # "module:Class", the Python engine (the reference)
-
-    def rules(self, engine: str | None = None) -> Rules:
-        """The Rules of ``engine`` ("native" or "python"; None: the default, see
-        :func:`boardgame_envs.core.native.resolve_engine`)."""
-        from boardgame_envs.core.native import resolve_engine
-
-        if resolve_engine(self.id, engine) == "native":
-            return _load_rules(f"boardgame_envs.{self.id}.native:Rules")
-        return _load_rules(self.rules_class)
-
-    @property
-    def pettingzoo_id(self) -> str:
-        return f"boardgame_envs/{self.id}-v{self.rules().version}"
-
-    @property
-    def gymnasium_id(self) -> str:
-        return f"boardgame_envs/{self.gym_name}-v{self.rules().version}"
+#: The entry-point group every game registers under, the built-in ones included.
+ENTRY_POINT_GROUP = "boardgame_envs.games"
+#: The distribution whose games are the built-in ones: a plugin may not take their ids.
+LIBRARY = "boardgame-envs"
 
 
-GAMES: dict[str, GameInfo] = {
-    info.id: info
-    for info in [
-        GameInfo(
-            "factors_multiples",
-            "Factors and Multiples",
-            "FactorsMultiples",
-            "boardgame_envs.factors_multiples.rules:FactorsMultiplesRules",
-        ),
-        GameInfo(
-            "carcassonne_castle",
-            "Carcassonne: The Castle",
-            "CarcassonneCastle",
-            "boardgame_envs.carcassonne_castle.rules:CarcassonneCastleRules",
-        ),
-        GameInfo("wasabi", "Wasabi!", "Wasabi", "boardgame_envs.wasabi.rules:WasabiRules"),
-        GameInfo("tahiti", "Tahiti", "Tahiti", "boardgame_envs.tahiti.rules:TahitiRules"),
-        GameInfo(
-            "cornucopia",
-            "Cornucopia",
-            "Cornucopia",
-            "boardgame_envs.cornucopia.rules:CornucopiaRules",
-        ),
-    ]
-}
+class GameRegistrationWarning(UserWarning):
+    """A game's entry point could not be loaded: the game is left out, the others work."""
 
 
-@functools.cache
-def _load_rules(path: str) -> Rules:
-    module, cls = path.split(":")
-    return getattr(importlib.import_module(module), cls)()
+def _distribution_name(entry_point: importlib.metadata.EntryPoint) -> str:
+    dist = getattr(entry_point, "dist", None)
+    return dist.metadata["Name"] if dist is not None else "?"
+
+
+def _check_registration(name: str, info: Any) -> GameInfo:
+    """``info`` as a checked GameInfo, or InvalidConfigError saying what is wrong."""
+    if not isinstance(info, GameInfo):
+        raise InvalidConfigError(
+            f"it is {type(info).__name__}, not a boardgame_envs.core.game.GameInfo"
+        )
+    if info.id != name:
+        raise InvalidConfigError(
+            f"its GameInfo has id {info.id!r}; the entry point's name must match it"
+        )
+    rules = info.rules("python")
+    if not (rules.min_players >= 1 and rules.max_players >= rules.min_players):
+        raise InvalidConfigError(
+            f"players {rules.min_players}-{rules.max_players}: need 1 <= min_players <= max_players"
+        )
+    if not (isinstance(rules.action_size, int) and rules.action_size > 0):
+        raise InvalidConfigError(f"action_size {rules.action_size!r} must be a positive int")
+    state = rules.new_state(rules.min_players, seed=0)
+    observation = np.asarray(rules.encode(state.view(0)))
+    if observation.shape != rules.observation_shape:
+        raise InvalidConfigError(
+            f"encode() gives shape {observation.shape}, but OBSERVATION_SHAPE is "
+            f"{rules.observation_shape}"
+        )
+    if np.asarray(state.legal_action_mask()).shape != (rules.action_size,):
+        raise InvalidConfigError(
+            f"legal_action_mask() has shape {np.asarray(state.legal_action_mask()).shape}, "
+            f"not (action_size,) = ({rules.action_size},)"
+        )
+    return info
+
+
+def discover_games() -> tuple[dict[str, GameInfo], dict[str, str]]:
+    """The games registered under :data:`ENTRY_POINT_GROUP`, and why each broken one was
+    left out (``{entry point name: one line}``). The library's own games come first, in
+    their declared order, then the others by id."""
+    points = list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+    own = [p for p in points if _distribution_name(p) == LIBRARY]
+    # one distribution seen twice (an editable install and a copy on the path) lists twice
+    seen = {p.name for p in own}
+    others = sorted(
+        (p for p in points if _distribution_name(p) != LIBRARY and p.name not in seen),
+        key=lambda p: p.name,
+    )
+    games: dict[str, GameInfo] = {}
+    broken: dict[str, str] = {}
+    for point in own + others:
+        if point.name in games:
+            if _distribution_name(point) != LIBRARY:
+                broken[point.name] = _broken_line(
+                    point, f"the id {point.name!r} is already a game of {LIBRARY}"
+                )
+            continue
+        try:
+            games[point.name] = _check_registration(point.name, point.load())
+        except Exception as error:  # noqa: BLE001 - a broken plugin must not break the rest
+            broken[point.name] = _broken_line(point, f"{type(error).__name__}: {error}")
+    for line in broken.values():
+        warnings.warn(line, GameRegistrationWarning, stacklevel=2)
+    return games, broken
+
+
+def _broken_line(point: importlib.metadata.EntryPoint, why: str) -> str:
+    return (
+        f"game entry point {point.name} = {point.value} (from {_distribution_name(point)}) "
+        f"is left out: {why}"
+    )
+
+
+GAMES: dict[str, GameInfo]
+#: Entry points that failed to load, by name: the one line that says why.
+BROKEN_GAMES: dict[str, str]
+GAMES, BROKEN_GAMES = discover_games()
 
 
 def game_info(game: str) -> GameInfo:
-    if game not in GAMES:
-        raise InvalidConfigError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    if not isinstance(game, str) or game not in GAMES:
+        if isinstance(game, str) and game in BROKEN_GAMES:
+            raise InvalidConfigError(BROKEN_GAMES[game])
+        near = difflib.get_close_matches(str(game).lower(), GAMES, n=1, cutoff=0.6)
+        hint = f" did you mean {near[0]!r}?" if near else ""
+        raise InvalidConfigError(f"unknown game {game!r};{hint} known: {', '.join(GAMES)}")
     return GAMES[game]
+
+
+def engine_info() -> dict[str, Any]:
+    """Which engine runs each game, and what the extension is.
+
+    ``{"engines": {game: "native" | "python"}, "native": {"path", "build", "games",
+    "error"}, "requested": the BOARDGAME_ENVS_ENGINE value or None}``.
+    """
+    return native_engine_info(GAMES)
 
 
 def make_rules(game: str, engine: str | None = None) -> Rules:
@@ -127,8 +174,8 @@ def make_single_agent(
 
     rules = make_rules(game, engine)
     if isinstance(opponent, str):
-        from boardgame_envs.agents.base import make_agent
-
+        # agents sit above the envs: their spec table is loaded by name, never imported here
+        make_agent = load_object("boardgame_envs.agents.specs:make_agent")
         opponent = make_agent(opponent, game)
     return SingleAgentEnv(rules, num_players, opponent=opponent, **kwargs)
 

@@ -30,6 +30,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from boardgame_envs.core.game import load_object
+from boardgame_envs.core.hinted_env import HintedEnv
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidConfigError, is_integer
 from boardgame_envs.registry import make_rules, make_single_agent
@@ -49,15 +51,13 @@ def make_batch(
     """The games behind :func:`make_vec`: compiled (:class:`_NativeBatch`) where the
     engine is native and every opponent (and the hint) is one the engine plays itself,
     else one :class:`SingleAgentEnv` after another (:class:`_PythonBatch`)."""
-    from boardgame_envs.agents.base import make_agent
-
     if not is_integer(num_envs) or num_envs < 1:
         raise InvalidConfigError(f"num_envs={num_envs!r} is not allowed; allowed: an int >= 1")
     rules = make_rules(game, engine)
     # (names are resolved once for the compiled batch, whose seats only borrow the agents'
     # kinds; the Python batch resolves them once per env, each env its own agents)
-    agent = make_agent(opponent, game) if isinstance(opponent, str) else opponent
-    hint_agent = make_agent(hint, game) if isinstance(hint, str) and hint else hint or None
+    agent = _agent(opponent, game) if isinstance(opponent, str) else opponent
+    hint_agent = _agent(hint, game) if isinstance(hint, str) and hint else hint or None
     native = (
         rules.engine == "native"
         and hasattr(rules.native_class, "VecEnv")
@@ -92,26 +92,31 @@ def make_batch(
 
 
 RANDOM, HEURISTIC = 0, 1  # the compiled batch's opponent policies
+#: The agents the compiled batch plays itself, by the ``native_policy`` their class declares.
+NATIVE_POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
+
+
+def _agent(spec: str, game: str) -> Any:
+    """The agent an agent spec names. Agents sit above the envs: their spec table is
+    loaded by name, never imported here (pass agents in to use your own)."""
+    return load_object("boardgame_envs.agents.specs:make_agent")(spec, game)
 
 
 def _policy_code(agent: Any, game: str) -> int | None:
-    """The compiled policy that plays exactly as ``agent`` does, or None."""
-    from boardgame_envs.agents.base import RandomAgent
-    from boardgame_envs.agents.heuristic import NativeHeuristicAgent
-
-    if type(agent) is RandomAgent:
-        return RANDOM
-    if type(agent) is NativeHeuristicAgent and agent.game == game:
-        return HEURISTIC
-    return None
+    """The compiled policy that plays exactly as ``agent`` does, or None: the agent's class
+    itself (not a subclass, which may play its own way) names it, for this game."""
+    policy = type(agent).__dict__.get("native_policy")
+    if policy not in NATIVE_POLICIES or getattr(agent, "game", game) != game:
+        return None
+    return NATIVE_POLICIES[policy]
 
 
 def _plays_natively(opponent: Any, game: str) -> bool:
-    """Whether every agent ``opponent.sample`` can seat has a compiled twin."""
-    from boardgame_envs.agents.base import AgentMix
-
-    if isinstance(opponent, AgentMix):
-        return all(_plays_natively(agent, game) for agent in opponent.agents)
+    """Whether every agent ``opponent.sample`` can seat has a compiled twin (a mix of
+    agents holds them in ``agents``)."""
+    mixed = getattr(opponent, "agents", None)
+    if isinstance(mixed, list):
+        return all(_plays_natively(agent, game) for agent in mixed)
     return _policy_code(opponent, game) is not None
 
 
@@ -142,10 +147,7 @@ class _PythonBatch:
                 **options,
             )
             if hint:
-                from boardgame_envs.agents.base import make_agent
-                from boardgame_envs.agents.hinted import HintedEnv
-
-                env = HintedEnv(env, make_agent(hint, game) if isinstance(hint, str) else hint)
+                env = HintedEnv(env, _agent(hint, game) if isinstance(hint, str) else hint)
             self.envs.append(env)
         self.num_envs = num_envs
         self.observation_space = self.envs[0].observation_space
@@ -344,7 +346,7 @@ def make_vec(
     agent object; ``seed``: env ``i`` is seeded ``seed + i`` at the first reset (None: fresh
     entropy); ``learner_seat``: the learner's seat (None: drawn at every reset); ``hint``:
     an agent (name) whose one-hot move in the learner's view ends every row, as
-    ``boardgame_envs.agents.hinted.HintedEnv`` appends it; other keywords go to the single-agent
+    ``boardgame_envs.core.hinted_env.HintedEnv`` appends it; other keywords go to the single-agent
     env and the game (``reward``, ``score_reward_scale``, ``max_steps``, the game's options)."""
     from boardgame_envs._vec_sb3 import VecGameEnv
 

@@ -1,6 +1,6 @@
 """Your own agent everywhere: ``module.path:attr`` and ``path/to/file.py:attr`` specs in
 ``make_agent``, ``eval`` (with worker processes, from another folder, on Ray), ``league``,
-``play --vs``, ``train --opponent`` and the :func:`boardgame_envs.training.evaluate.evaluate` API;
+``play --vs``, ``train --opponent`` and the :func:`boardgame_envs.training.evaluation.tournament.evaluate` API;
 game records saved with ``--save-games``; clear errors for specs that name nothing usable."""
 
 from __future__ import annotations
@@ -15,20 +15,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.base import (
-    AGENT_KINDS,
-    Agent,
-    ProtocolAgent,
-    load_user_agent,
-    make_agent,
-    resolve_agent_spec,
-    split_agent_specs,
-)
+from boardgame_envs.agents.base import Agent, ProtocolAgent
+from boardgame_envs.agents.specs import AGENT_KINDS, load_user_agent, make_agent, resolve_agent_spec, split_agent_specs
 from boardgame_envs.training import league, opponents, train_ppo
-from boardgame_envs.training.cli import main as cli_main
-from boardgame_envs.training.cli import play
-from boardgame_envs.training.evaluate import evaluate, markdown_table
-from boardgame_envs.training.records import load_record, replay_states
+from boardgame_envs.training.cli.commands import main as cli_main
+from boardgame_envs.training.cli.commands import play
+from boardgame_envs.training.evaluation.tournament import evaluate, markdown_table
+from boardgame_envs.training.records.game_records import load_record, replay_states
 
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules

@@ -68,7 +68,7 @@ def test_every_example_documents_how_to_run_it():
 
 
 def test_my_agents_play_legal_moves_by_their_file_spec():
-    from boardgame_envs.agents.base import make_agent
+    from boardgame_envs.agents.specs import make_agent
 
     from boardgame_envs import make_rules
 

@@ -14,9 +14,9 @@ import zlib
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.base import make_agent
-from boardgame_envs.training.html_replay import render_html, viewer_data, write_html
-from boardgame_envs.training.records import play_recorded_game, replay_states
+from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.training.records.html_replay import render_html, viewer_data, write_html
+from boardgame_envs.training.records.game_records import play_recorded_game, replay_states
 
 from boardgame_envs.core import image
 from boardgame_envs.core.rules import InvalidConfigError
@@ -203,7 +203,7 @@ def test_bad_views_are_refused_saying_what_is_allowed(fm_record, kwargs, message
 
 # -- hidden information: a seat's frames depend on what it sees, nothing else -----------------
 def _seat_frame(state, seat):
-    from boardgame_envs.training.html_replay import _picture_function, _score_texts
+    from boardgame_envs.training.records.html_replay import _picture_function, _score_texts
 
     draw, _ = _picture_function(state.rules.renderer)
     return (

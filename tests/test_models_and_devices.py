@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from boardgame_envs.agents.base import make_agent, split_agent_specs
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.agents.ppo import (
     PPOAgent,
     models_folder,
@@ -21,7 +21,7 @@ from boardgame_envs.agents.ppo import (
     shipped_models,
 )
 from boardgame_envs.training import opponents, ppo_model, train_ppo
-from boardgame_envs.training.cli import main
+from boardgame_envs.training.cli.commands import main
 
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
 
@@ -134,7 +134,7 @@ def test_a_shipped_policy_of_another_game_is_refused():
 
 
 def test_ship_writes_where_the_names_find_it(tmp_path, monkeypatch):
-    """``boardgame_envs.training.ship`` writes into the package's models folder by default, under
+    """``boardgame_envs.training.ppo.ship`` writes into the package's models folder by default, under
     the name that ``ppo:<game>@<n>p`` reads."""
     from boardgame_envs.agents import ppo
     from boardgame_envs.training import ship

@@ -8,7 +8,8 @@ import re
 import numpy as np
 import pytest
 import torch
-from boardgame_envs.agents.base import RandomAgent, make_agent, split_agent_specs
+from boardgame_envs.agents.base import RandomAgent
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.agents.policy_value import (
     MASKED_LOGIT,
     NetAgent,
@@ -23,11 +24,11 @@ from boardgame_envs.agents.policy_value import (
     shipped_nets,
 )
 from boardgame_envs.agents.search_net import (
-    NET_SEARCH_DEFAULTS,
+    net_search_defaults,
     NetSearchAgent,
     search_policy_target,
 )
-from boardgame_envs.training.expert_iteration import RECIPES
+from boardgame_envs.training.exit.train import RECIPES
 
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, make_rules
@@ -351,7 +352,7 @@ def test_search_policy_target_is_a_distribution_over_the_legal_moves(game, net_f
 def test_net_search_defaults_add_the_network_to_the_games_search_defaults(net_files):
     agent = make_agent(f"ismcts-net:{net_files['tahiti', 2]}", "tahiti")
     assert isinstance(agent, NetSearchAgent)
-    defaults = NET_SEARCH_DEFAULTS["tahiti"]
+    defaults = net_search_defaults("tahiti")
     assert agent.options.iterations == defaults["iterations"]
     assert (agent.prior_weight, agent.value_weight) == (defaults["prior"], defaults["value"])
     given = make_agent(

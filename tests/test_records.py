@@ -8,8 +8,8 @@ import json
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.base import make_agent
-from boardgame_envs.training.records import (
+from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.training.records.game_records import (
     FORMAT,
     InvalidRecordError,
     load_record,

@@ -7,10 +7,11 @@ import re
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.base import RandomAgent, make_agent, split_agent_specs
+from boardgame_envs.agents.base import RandomAgent
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.agents.search import ISMCTSAgent, SearchOptions, parse_options
-from boardgame_envs.training.cli import main as cli_main
-from boardgame_envs.training.evaluate import play_game, run_tournament
+from boardgame_envs.training.cli.commands import main as cli_main
+from boardgame_envs.training.evaluation.tournament import play_game, run_tournament
 
 from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidConfigError
@@ -508,21 +509,22 @@ def test_late_decisions_are_reproducible_and_read_only_their_own_view():
 
 
 def test_carcassonne_turns_left_reads_a_state_and_its_view_alike():
-    from boardgame_envs.agents.leaf_values import turns_left
+    from boardgame_envs.agents.settings import game_settings
 
-    left = turns_left("carcassonne_castle")
+    left = game_settings("carcassonne_castle").turns_left
     for state in positions("carcassonne_castle", 2, seed=8, every=9, limit=5):
         view = state.view(state.current_player)
         assert left(state) == left(view) == len(state.stack)
 
 
 def test_preset_v1_is_the_settings_tuned_on_the_python_engine():
-    from boardgame_envs.agents.search import GAME_DEFAULTS, PRESETS, default_options
+    from boardgame_envs.agents.search import default_options
+    from boardgame_envs.agents.settings import game_settings
 
-    for game in GAME_DEFAULTS:
+    for game in GAMES:
         options, _ = parse_options("preset=v1", game)
         assert options == default_options(game, "v1")
-        for name, value in PRESETS["v1"][game].items():
+        for name, value in game_settings(game).search_presets["v1"].items():
             assert getattr(options, name) == value
     options, seed = parse_options("preset=v1,iterations=5,seed=3", "wasabi")
     assert (options.iterations, options.verify, seed) == (5, 8, 3)  # given options override

@@ -20,6 +20,7 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -103,6 +104,14 @@ def resolve_engine(game: str, engine: Any = None) -> str:
     return engine
 
 
+def _engine_or_python(game: str) -> str:
+    """The engine of ``game``; python for a game that has no compiled engine at all."""
+    try:
+        return resolve_engine(game)
+    except InvalidConfigError:
+        return "python"
+
+
 def why_not_native(game: str) -> str:
     module, error = _load()
     if module is None:
@@ -113,17 +122,16 @@ def why_not_native(game: str) -> str:
     return f"this build of the extension has {', '.join(module.GAMES) or 'no games'}"
 
 
-def engine_info() -> dict[str, Any]:
-    """Which engine runs each game, and what the extension is.
+def engine_info(games: Iterable[str]) -> dict[str, Any]:
+    """Which engine runs each of ``games``, and what the extension is (the registry's
+    ``boardgame_envs.engine_info()`` asks this for every registered game).
 
     ``{"engines": {game: "native" | "python"}, "native": {"path", "build", "games",
     "error"}, "requested": the BOARDGAME_ENVS_ENGINE value or None}``.
     """
-    from boardgame_envs.registry import GAMES
-
     module, error = _load()
     return {
-        "engines": {game: resolve_engine(game) for game in GAMES},
+        "engines": {game: _engine_or_python(game) for game in games},
         "native": {
             "path": getattr(module, "__file__", None),
             "build": getattr(module, "BUILD", None),

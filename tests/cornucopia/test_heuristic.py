@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from boardgame_envs.agents.base import RandomAgent
-from boardgame_envs.agents.heuristic.cornucopia import HeuristicAgent, _odds_of
+from boardgame_envs.agents.games.cornucopia.heuristic import HeuristicAgent, _odds_of
 
 from boardgame_envs.cornucopia.rules import FORFEIT, REDRAW, bet_action, bid_action, place_action
 from tests.cornucopia.helpers import RULES, bet, bid, table
@@ -96,7 +96,10 @@ def test_turn_outlook_is_the_best_bids_value_and_odds():
 def test_search_evaluation_adds_the_turn_about_to_start():
     """The turn player gets the turn's value, each bettor ``|2p - 1|`` (a 3-chip stake on
     the likelier side); mid-turn only the points in hand count."""
-    from boardgame_envs.agents.leaf_values import BET_WORTH, _cornucopia_keys
+    from boardgame_envs.agents.games.cornucopia.search import BET_WORTH
+    from boardgame_envs.agents.games.cornucopia.search import (
+        provisional_score as _cornucopia_keys,
+    )
 
     state = table(("C T", "P P", "W G", "C T E W", "W* C"), chips={0: (2, 4, 2), 1: (1, 3, 1)})
     keys = _cornucopia_keys(state.clone())

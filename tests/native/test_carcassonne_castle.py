@@ -13,7 +13,7 @@ from array import array
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.base import make_agent
+from boardgame_envs.agents.specs import make_agent
 
 from boardgame_envs import engine_info
 from boardgame_envs.carcassonne_castle.castle import Castle

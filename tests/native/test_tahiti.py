@@ -15,7 +15,8 @@ import random
 import numpy as np
 import pytest
 
-from boardgame_envs.core.native import engine_info, native_module
+from boardgame_envs import engine_info
+from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidStateError
 from tests.native.lockstep import (
     assert_same_position,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from boardgame_envs.agents.base import RandomAgent, make_agent
-from boardgame_envs.agents.heuristic.tahiti import HeuristicAgent
+from boardgame_envs.agents.base import RandomAgent
+from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.agents.games.tahiti.heuristic import HeuristicAgent
 
 from tests.tahiti.helpers import RULES
 

@@ -14,32 +14,35 @@ two in lockstep). :func:`make_heuristic` gives the one that fits the engine:
 
 from __future__ import annotations
 
-import importlib
+import functools
 import secrets
 from typing import Any
 
 import numpy as np
 from boardgame_envs.agents.base import Agent
+from boardgame_envs.agents.settings import heuristic_class
 
 from boardgame_envs.core.native import native_module, resolve_engine
-from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State, check_playout_args
+from boardgame_envs.core.rules import PlayerView, State, check_playout_args
+from boardgame_envs.registry import game_info, make_rules
 
 
 def reference_class(game: str) -> type[Agent]:
-    """The reference ``HeuristicAgent`` class of ``game``."""
-    try:
-        module = importlib.import_module(f"boardgame_envs.agents.heuristic.{game}")
-    except ModuleNotFoundError as error:
-        raise InvalidConfigError(f"no heuristic agent for game {game!r}") from error
-    return module.HeuristicAgent
+    """The reference ``HeuristicAgent`` class of ``game`` (its settings' ``heuristic``)."""
+    return heuristic_class(game)
 
 
 def make_heuristic(game: str, seed: int | None = None, engine: str | None = None) -> Agent:
     """The heuristic of ``game`` on ``engine`` ("python", "native"; None: the one in use)."""
     reference = reference_class(game)
-    if resolve_engine(game, engine) == "native":
+    if resolve_engine(game, engine) == "native" and game_info(game).has_native:
         return NativeHeuristicAgent(game, seed)
     return reference(seed)
+
+
+def from_spec(options: str, game: str, seed: int | None = None, engine: str | None = None):
+    """The agent spec ``heuristic`` (see :mod:`boardgame_envs.agents.specs`)."""
+    return make_heuristic(game, seed, engine)
 
 
 def native_generator(seed: int | None) -> Any:
@@ -57,6 +60,8 @@ class NativeHeuristicAgent(Agent):
     moves, the same random draws (from ``native_rng``, numpy's stream), decided without Python."""
 
     name = "heuristic"
+    #: The compiled batched env plays this agent itself under this name.
+    native_policy = "heuristic"
 
     def __init__(self, game: str, seed: int | None = None) -> None:
         self.game = game
@@ -86,13 +91,14 @@ class NativeHeuristicAgent(Agent):
         return self._on_reference("act", view)
 
     # -- what the search reads, where the game has it ---------------------------------------
-    def placement_values(self, view: PlayerView) -> dict[int, float]:
-        """Carcassonne: every legal placement's value, without the tie-breaking noise."""
-        return self._search_value("placement_values", view)
-
-    def turn_outlook(self, view: PlayerView) -> tuple[float, float]:
-        """Cornucopia: the value of the turn about to start and its bid's chance."""
-        return self._search_value("turn_outlook", view)
+    def __getattr__(self, method: str) -> Any:
+        """The game heuristic's own evaluations that search reads (a public method of the
+        reference, e.g. a placement's value): computed by the compiled twin on a native
+        view, by the reference on a Python one."""
+        reference = self.__dict__.get("reference")
+        if method.startswith("_") or not callable(getattr(reference, method, None)):
+            raise AttributeError(f"{type(self).__name__} has no attribute {method!r}")
+        return functools.partial(self._search_value, method)
 
     def _search_value(self, method: str, view: PlayerView) -> Any:
         source = getattr(view, "_source", None)
@@ -114,8 +120,6 @@ class NativeHeuristicAgent(Agent):
 
 
 def _native_class_name(game: str) -> str:
-    from boardgame_envs.registry import make_rules
-
     return make_rules(game, engine="native").native_class_name
 
 

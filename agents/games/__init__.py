@@ -1,0 +1,1 @@
+"""The built-in games' settings for agents and training, one package per game."""
