@@ -5,7 +5,9 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib.metadata
+import sys
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -64,31 +66,55 @@ def _check_registration(name: str, info: Any) -> GameInfo:
 def discover_games() -> tuple[dict[str, GameInfo], dict[str, str]]:
     """The games registered under :data:`ENTRY_POINT_GROUP`, and why each broken one was
     left out (``{entry point name: one line}``). The library's own games come first, in
-    their declared order, then the others by id."""
-    points = list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+    their declared order, then the others by id. An entry point whose package is being
+    imported right now (a plugin that imports the library first) waits in
+    :data:`PENDING` and is loaded on first use of :data:`GAMES`."""
+    points = _unique(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
     own = [p for p in points if _distribution_name(p) == LIBRARY]
-    # one distribution seen twice (an editable install and a copy on the path) lists twice
-    seen = {p.name for p in own}
-    others = sorted(
-        (p for p in points if _distribution_name(p) != LIBRARY and p.name not in seen),
-        key=lambda p: p.name,
-    )
+    others = sorted((p for p in points if _distribution_name(p) != LIBRARY), key=lambda p: p.name)
     games: dict[str, GameInfo] = {}
     broken: dict[str, str] = {}
     for point in own + others:
-        if point.name in games:
-            if _distribution_name(point) != LIBRARY:
-                broken[point.name] = _broken_line(
-                    point, f"the id {point.name!r} is already a game of {LIBRARY}"
-                )
+        if _being_imported(point):
+            PENDING.append(point)
             continue
-        try:
-            games[point.name] = _check_registration(point.name, point.load())
-        except Exception as error:  # noqa: BLE001 - a broken plugin must not break the rest
-            broken[point.name] = _broken_line(point, f"{type(error).__name__}: {error}")
-    for line in broken.values():
-        warnings.warn(line, GameRegistrationWarning, stacklevel=2)
+        _load_into(point, games, broken)
     return games, broken
+
+
+def _unique(points: Any) -> list[importlib.metadata.EntryPoint]:
+    """Each entry point once: one distribution found twice on the path (an editable
+    install and a copy) lists its entry points twice."""
+    found = {}
+    for point in points:
+        found.setdefault((point.name, point.value, _distribution_name(point)), point)
+    return list(found.values())
+
+
+def _being_imported(point: importlib.metadata.EntryPoint) -> bool:
+    module = sys.modules.get(point.module)
+    return module is not None and getattr(module.__spec__, "_initializing", False)
+
+
+def _load_into(
+    point: importlib.metadata.EntryPoint, games: dict[str, GameInfo], broken: dict[str, str]
+) -> None:
+    """Load and check one entry point into ``games``, or say why not in ``broken`` (and
+    warn: one line naming the entry point)."""
+    if point.name in games:
+        why = f"the id {point.name!r} is already a game of {_registered_by(games[point.name])}"
+    else:
+        try:
+            dict.__setitem__(games, point.name, _check_registration(point.name, point.load()))
+            return
+        except Exception as error:  # noqa: BLE001 - a broken plugin must not break the rest
+            why = f"{type(error).__name__}: {error}"
+    broken[point.name] = _broken_line(point, why)
+    warnings.warn(broken[point.name], GameRegistrationWarning, stacklevel=3)
+
+
+def _registered_by(info: GameInfo) -> str:
+    return LIBRARY if info.rules_class.startswith("boardgame_envs.") else "another package"
 
 
 def _broken_line(point: importlib.metadata.EntryPoint, why: str) -> str:
@@ -98,10 +124,61 @@ def _broken_line(point: importlib.metadata.EntryPoint, why: str) -> str:
     )
 
 
-GAMES: dict[str, GameInfo]
+class GameTable(dict):
+    """The registered games by id (a dict). Entry points that were waiting
+    (:data:`PENDING`) are loaded, and registered with PettingZoo and Gymnasium, on the
+    table's first use after their package has finished importing."""
+
+    def _settle(self) -> None:
+        if PENDING and not any(_being_imported(p) for p in PENDING):
+            waiting = PENDING[:]
+            PENDING.clear()
+            for point in waiting:
+                _load_into(point, self, BROKEN_GAMES)
+            register_all()
+
+    def __getitem__(self, game: str) -> GameInfo:
+        self._settle()
+        return super().__getitem__(game)
+
+    def __contains__(self, game: object) -> bool:
+        self._settle()
+        return super().__contains__(game)
+
+    def __iter__(self) -> Iterator[str]:
+        self._settle()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._settle()
+        return super().__len__()
+
+    def get(self, game: str, default: Any = None) -> Any:
+        self._settle()
+        return super().get(game, default)
+
+    def keys(self) -> Any:
+        self._settle()
+        return super().keys()
+
+    def values(self) -> Any:
+        self._settle()
+        return super().values()
+
+    def items(self) -> Any:
+        self._settle()
+        return super().items()
+
+
+#: Entry points whose package was still being imported at discovery.
+PENDING: list[importlib.metadata.EntryPoint] = []
 #: Entry points that failed to load, by name: the one line that says why.
-BROKEN_GAMES: dict[str, str]
-GAMES, BROKEN_GAMES = discover_games()
+BROKEN_GAMES: dict[str, str] = {}
+#: The registered games by id, the library's own first.
+GAMES = GameTable()
+_found, _broken = discover_games()
+dict.update(GAMES, _found)
+BROKEN_GAMES.update(_broken)
 
 
 def game_info(game: str) -> GameInfo:
