@@ -36,6 +36,7 @@ Options (agent spec ``ismcts:iterations=400,rollout=heuristic``; see :data:`OPTI
 | ``guard`` | play the heuristic's move unless the search's beats its mean reward by ``guard`` |
 | ``root`` | ``tree`` (ISMCTS) or ``paired``: one-step rollout improvement of the heuristic |
 | ``phases`` | ``+``-separated phases to search (``BID+BET``); the heuristic plays the rest |
+| ``quiet`` | ``+``-separated phases at which a rollout cut by ``depth`` may stop (``BID``) |
 | ``verify`` | a move not the heuristic's must also beat it over ``verify`` paired full games |
 | ``z`` | ``root=paired`` and ``verify``: the advantage must be ``z`` standard errors above zero |
 | ``finish`` | ``root=paired``: roll out to the end once at most ``finish`` turns are left |
@@ -221,37 +222,13 @@ def _check_number(name: str, value: Any, kinds: Any, low: float, high: float | N
 VERIFIED = {"verify": 16, "margin": 0.5, "z": 1.0}
 
 #: Option names of the agent spec and the type each value is parsed as.
-OPTIONS: dict[str, type] = {f.name: f.type for f in fields(SearchOptions)} | {
-    "seed": int,
-    "preset": str,
+OPTIONS: dict[str, str] = {f.name: str(f.type) for f in fields(SearchOptions)} | {
+    "seed": "int",
+    "preset": "str",
 }
+#: How an option's text is read: by its field's type (``seed`` and ``preset`` besides).
 _PARSERS: dict[str, Callable[[str], Any]] = {
-    "iterations": int,
-    "seconds": float,
-    "rollout": str,
-    "depth": int,
-    "c": float,
-    "epsilon": float,
-    "first": int,
-    "widen": int,
-    "pw": float,
-    "guard": float,
-    "root": str,
-    "margin": float,
-    "z": float,
-    "finish": int,
-    "verify": int,
-    "late": int,
-    "late_iterations": int,
-    "late_widen": int,
-    "mid": int,
-    "mid_iterations": int,
-    "mid_widen": int,
-    "mid_phases": str,
-    "phases": str,
-    "quiet": str,
-    "seed": int,
-    "preset": str,
+    name: {"int": int, "float": float, "str": str}[str(kind)] for name, kind in OPTIONS.items()
 }
 
 
