@@ -46,6 +46,21 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+def _without_type_checking(tree: ast.Module) -> ast.Module:
+    """``tree`` without its ``if TYPE_CHECKING:`` blocks (read by type checkers only)."""
+    for node in ast.walk(tree):
+        for name in ("body", "orelse"):
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                setattr(node, name, [n for n in block if not _is_type_checking(n)])
+    return tree
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    test = getattr(node, "test", None) if isinstance(node, ast.If) else None
+    return isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
+
+
 def import_edges(modules: dict[str, Path]) -> dict[str, set[str]]:
     """``{module: the library modules it imports}``; ``from a import b`` is an edge to
     ``a.b`` when that is a module, else to ``a``."""
@@ -53,7 +68,7 @@ def import_edges(modules: dict[str, Path]) -> dict[str, set[str]]:
     for name, path in modules.items():
         targets: set[str] = set()
         tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
+        for node in ast.walk(_without_type_checking(tree)):
             if isinstance(node, ast.Import):
                 found = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):

@@ -135,6 +135,10 @@ class Rules(abc.ABC):
     #: Module that defines ``render_text(state, seat)`` (and ``render_rgb(state)`` if any).
     render_module: ClassVar[str]
     render_modes: ClassVar[tuple[str, ...]] = ("ansi", "human")
+    #: Module that defines ``sample_state(rules, view, rng)``, the determinizer behind
+    #: :meth:`sample_state` ("" = none). Imported on first use, by name: the determinizer
+    #: imports the rules, never the other way round.
+    sample_module: ClassVar[str] = ""
 
     # -- what every game defines -------------------------------------------------------
     @abc.abstractmethod
@@ -149,6 +153,13 @@ class Rules(abc.ABC):
     def max_decisions(self, num_players: int, config: dict[str, Any]) -> int:
         """A bound on the decisions of one game, proven from the rules (used for truncation)."""
 
+    @functools.cached_property
+    def sampler(self) -> Callable[..., State]:
+        """The ``sample_state`` function of :attr:`sample_module`."""
+        if not self.sample_module:
+            raise NotImplementedError(f"{self.name} has no determinizer (sample_state)")
+        return importlib.import_module(self.sample_module).sample_state
+
     def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
         """A full state consistent with everything ``view`` holds (a determinization).
 
@@ -157,8 +168,9 @@ class Rules(abc.ABC):
         the arrangements consistent with the view. It reads the view only, so two states that
         differ only in what the seat cannot see give the same samples for the same ``rng``.
         Search agents (``agents/search.py``) and hidden-information tests rest on it.
+        The default calls :attr:`sample_module`'s ``sample_state(rules, view, rng)``.
         """
-        raise NotImplementedError(f"{self.name} has no determinizer (sample_state)")
+        return self.sampler(self, view, rng)
 
     # -- shared behaviour --------------------------------------------------------------
     @functools.cached_property
@@ -287,6 +299,13 @@ class State(abc.ABC):
     @abc.abstractmethod
     def scores(self) -> list[float]:
         """The game's own score per seat (see ``rules.lower_score_wins``)."""
+
+    def scores_known_to(self, seat: int) -> list[float]:
+        """The score per seat as ``seat`` may know it now: :meth:`scores` where every part
+        of a score is public. A game whose running scores hold a secret (a hidden bonus)
+        leaves out what ``seat`` cannot know. The env's ``"score"`` reward shaping reads
+        these, so that a seat's shaped reward never tells it another seat's secret."""
+        return self.scores()
 
     @abc.abstractmethod
     def view(self, seat: int) -> PlayerView: ...

@@ -287,6 +287,7 @@ class CornucopiaRules(BaseRules):
     phases = PHASES
     encoding_module = "boardgame_envs.cornucopia.encoding"
     render_module = "boardgame_envs.cornucopia.render"
+    sample_module = "boardgame_envs.cornucopia.sample"
     render_modes = ("ansi", "human", "rgb_array")
     score_reward_scale = 1 / 20  # spec §11.4
     options = {
@@ -319,9 +320,7 @@ class CornucopiaRules(BaseRules):
     def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
         """A determinization of ``view``: the deck order, the seed of later reshuffles and
         the other seats' unrevealed bets drawn from ``rng`` (see :mod:`.sample`)."""
-        from boardgame_envs.cornucopia.sample import sample_state
-
-        return sample_state(self, view, rng)
+        return self.sampler(self, view, rng)
 
     def position(
         self,

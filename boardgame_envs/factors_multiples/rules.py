@@ -26,6 +26,7 @@ chance (shuffles, draws, the start-player draw) happens inside ``apply``.
 from __future__ import annotations
 
 import copy
+import importlib
 from dataclasses import dataclass
 from operator import sub
 from typing import Any
@@ -60,6 +61,9 @@ from boardgame_envs.factors_multiples.data import (
 )
 
 # -- action indices ---------------------------------------------------------------------
+#: The snapshot loader (it imports this module, so it is found by name).
+SNAPSHOT_MODULE = "boardgame_envs.factors_multiples.snapshot"
+
 PLAY_BASE = 0
 SHOW_AND_DRAW = 13
 DECLINE = 13  # the same index, in K_DISCARD under ``k_discard_optional``
@@ -124,6 +128,7 @@ class FactorsMultiplesRules(BaseRules):
     phases = PHASES
     encoding_module = "boardgame_envs.factors_multiples.encoding"
     render_module = "boardgame_envs.factors_multiples.render"
+    sample_module = "boardgame_envs.factors_multiples.sample"
     render_modes = ("ansi", "human", "rgb_array")
     lower_score_wins = True
     score_reward_scale = 1 / 52  # spec §11.5
@@ -166,9 +171,7 @@ class FactorsMultiplesRules(BaseRules):
         """A determinization of ``view``: the other seats' unseen hand cards and discards,
         every draw pile's order, the hidden leftovers and later rounds' seeds drawn from
         ``rng`` (see :mod:`.sample`)."""
-        from boardgame_envs.factors_multiples.sample import sample_state
-
-        return sample_state(self, view, rng)
+        return self.sampler(self, view, rng)
 
     def position(
         self,
@@ -659,9 +662,8 @@ class State(BaseState):
 
     @classmethod
     def from_dict(cls, rules: FactorsMultiplesRules, data: dict[str, Any]) -> State:
-        from boardgame_envs.factors_multiples.snapshot import load
-
-        return load(rules, data)
+        # the loader imports this module: found by name, as the determinizer is
+        return importlib.import_module(SNAPSHOT_MODULE).load(rules, data)
 
     def _check_cards(self) -> None:
         zones = self.card_zones()

@@ -323,6 +323,7 @@ class WasabiRules(BaseRules):
     phases = PHASES
     encoding_module = "boardgame_envs.wasabi.encoding"
     render_module = "boardgame_envs.wasabi.render"
+    sample_module = "boardgame_envs.wasabi.sample"
     render_modes = ("ansi", "human", "rgb_array")
     score_reward_scale = 0.02  # spec §11.3: λ ≈ 0.02 per point
     options = {
@@ -379,15 +380,7 @@ class WasabiRules(BaseRules):
         """A determinization of ``view`` (see :mod:`.sample`)."""
         if not isinstance(view, View):
             raise TypeError(f"not a {self.name} view: {type(view).__name__}")
-        return self._sampler(self, view, rng)
-
-    @functools.cached_property
-    def _sampler(self) -> Any:
-        """``sample.sample_state``, imported on first use (``sample`` imports this module;
-        an import statement in ``sample_state`` would cost about 2 µs a call)."""
-        from boardgame_envs.wasabi.sample import sample_state
-
-        return sample_state
+        return self.sampler(self, view, rng)
 
     def position(
         self,
