@@ -34,9 +34,8 @@ def _distribution_name(entry_point: importlib.metadata.EntryPoint) -> str:
 def _check_registration(name: str, info: Any) -> GameInfo:
     """``info`` as a checked GameInfo, or InvalidConfigError saying what is wrong."""
     if not isinstance(info, GameInfo):
-        raise InvalidConfigError(
-            f"it is {type(info).__name__}, not a boardgame_envs.core.game.GameInfo"
-        )
+        what = f"the class {info.__name__}" if isinstance(info, type) else type(info).__name__
+        raise InvalidConfigError(f"it is {what}, not a boardgame_envs.core.game.GameInfo")
     if info.id != name:
         raise InvalidConfigError(
             f"its GameInfo has id {info.id!r}; the entry point's name must match it"
