@@ -1029,9 +1029,9 @@ class State(BaseState):
                 items.append([label, _int(f"final[{seat}][{i}][1]", points, (0, None))])
             state.final.append(items)
         events = _list("events", data["events"])
-        bad = next((e for e in events if not isinstance(e, str)), None)
-        if bad is not None:
-            raise InvalidStateError(f"events: {bad!r} is not a text")
+        for event in events:  # None too: every entry of the log is a text
+            if not isinstance(event, str):
+                raise InvalidStateError(f"events: {event!r} is not a text")
         state.events = list(events)
         state._changed_public()
         state._check()

@@ -18,7 +18,8 @@ Rewards             ``"outcome"`` (default): 0 until the end, then per player
                     ``"score"``: outcome plus, at every step, the change of
                     ``scale * sign * (own score - mean of the others' scores)``
                     (``score_reward_scale``, default the game's; sign -1 where low
-                    scores win)
+                    scores win), the scores as that player may know them
+                    (``state.scores_known_to(seat)``: no other seat's secret)
 Truncation          after ``max_steps`` decisions (default: the game's proven bound, which
                     legal play never reaches), or when the rules end a game at a safety
                     limit (``state.truncated``; the outcome rewards are still paid)
@@ -307,15 +308,21 @@ def is_finite_number(value: Any) -> bool:
 
 
 def score_potentials(state: State, scale: float | None = None) -> list[float]:
-    """Per seat ``scale * sign * (own score - mean of the others')``: zero-sum shaping
-    (``scale`` defaults to the game's ``score_reward_scale``)."""
+    """Per seat ``scale * sign * (own score - mean of the others')``, each seat's from the
+    scores as it may know them (``state.scores_known_to(seat)``), so that shaping tells no
+    seat another's secret; zero-sum where scores are public (``scale`` defaults to the
+    game's ``score_reward_scale``)."""
     rules = state.rules
     scale = rules.score_reward_scale if scale is None else scale
-    scores = state.scores()
-    n = len(scores)
     sign = -1.0 if rules.lower_score_wins else 1.0
-    total = sum(scores)
-    return [scale * sign * (s - (total - s) / (n - 1)) for s in scores]
+    n = state.num_players
+    potentials = []
+    for seat in range(n):
+        scores = state.scores_known_to(seat)
+        own = scores[seat]
+        total = sum(scores)
+        potentials.append(scale * sign * (own - (total - own) / (n - 1)))
+    return potentials
 
 
 def wrap(env: TurnBasedEnv) -> AECEnv:

@@ -29,6 +29,11 @@ class State(NativeState):
     view_class = View
     no_actions = reference._NO_MASK
 
+    def scores_known_to(self, seat: int) -> list[float]:
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            seat = self._check_seat(seat)
+        return self._native.scores_known_to(seat)
+
     def _view_fields(self, seat: int, mask: np.ndarray) -> tuple:
         # a copy where no action is legal: the Python engine's views hold a writable one
         return (

@@ -39,6 +39,10 @@ own seeded ``numpy`` generator.
 
 Version history (``Rules.version``, the ``-vN`` of the env ids ``boardgame_envs/tahiti-vN``):
 
+* v2: the ``"score"`` reward shaping reads the running scores as the rewarded seat may know
+  them (``State.scores_known_to``): the other seats' secret favourite-tile bonus is left out
+  until the game is over (v1's shaping leaked a little of it); snapshots carry
+  ``version: 2``.
 * v1: observation plane 23 (legal placement positions) is shown to every seat, not only to the
   one placing; a finished state keeps no actions taken; snapshots are fully validated and
   carry ``version: 1`` (a v0 snapshot is refused); ``max_rounds`` is at most 1,000,000.
@@ -202,7 +206,7 @@ class TahitiRules(BaseRules):
     """Tahiti for 2-4 players."""
 
     name = "tahiti"
-    version = 1  # see the version history in the module docstring
+    version = 2  # see the version history in the module docstring
     min_players = 2
     max_players = 4
     action_size = NUM_ACTIONS
@@ -464,6 +468,18 @@ class State(BaseState):
     def scores(self) -> list[float]:
         """Totals of §6.4 on the harvest charts (after unloading once the game is over)."""
         return [float(s) for s in score_charts(self.charts, self.favourites)]
+
+    def scores_known_to(self, seat: int) -> list[float]:
+        """The totals as ``seat`` may know them: another seat's favourite tile is secret
+        until the final scoring (§7), so its favourite bonus is left out while the game
+        runs (goods and set bonus only); ``seat``'s own bonus is in. Once the game is over,
+        :meth:`scores`. The env's ``"score"`` reward shaping reads these."""
+        seat = self._check_seat(seat)
+        if self.is_terminal():
+            return self.scores()
+        bonus = favourite_bonus(self.charts, self.favourites)
+        totals = score_charts(self.charts, self.favourites)
+        return [float(total if p == seat else total - bonus[p]) for p, total in enumerate(totals)]
 
     def clone(self) -> State:
         """An independent copy. The generator is shared until one of the two states draws:

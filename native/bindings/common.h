@@ -208,6 +208,16 @@ inline std::vector<uint32_t> get_seed_words(nb::handle value, const std::string&
     return seed_words(value);
 }
 
+// A _native.Pcg64 the caller passed (advanced in place by what draws from it): TypeError
+// "<field>: not a Pcg64" for anything else, None included.
+inline bge::Pcg64& pcg64_ref(nb::handle value, const char* field) {
+    bge::Pcg64* rng = nullptr;
+    if (!nb::try_cast<bge::Pcg64*>(value, rng, false) || rng == nullptr) {
+        fail_type(field, "not a Pcg64");
+    }
+    return *rng;
+}
+
 // -- Python values out ----------------------------------------------------------------------
 inline nb::object py_int(long long x) {
     PyObject* value = PyLong_FromLongLong(x);

@@ -1,11 +1,9 @@
 // The Python face of bge::VecEnv (core/vec_env.h): `<Game>State.VecEnv`, the compiled half of
-// boardgame_envs.vector. A game's binding adds it with
-//   bge_py::bind_vec_env<Traits>(state_class);
-// where Traits (a name of its own in each game: nanobind tells the bound classes apart by their
-// type names, and every game's VecEnv is a class of its own) is the game's vec-env traits plus
-//   using PyState;                                       // the class Python holds
-//   static const State& unwrap(const PyState&);
-//   static PyState wrap(const State&);
+// boardgame_envs.vector. bind_game (bindings/bind_game.h) adds it to every game's state class
+// with bind_vec_env<Traits>(state_class), Traits being the game's traits: what core/vec_env.h
+// asks of a game, plus PyState (the class Python holds) and unwrap / wrap between the two.
+// Every game's VecEnv is a class of its own (bge::VecEnv<Traits>), told apart by nanobind by
+// its traits' type name.
 #pragma once
 
 #include <nanobind/nanobind.h>
@@ -60,13 +58,6 @@ inline bool get_flag(nb::handle value, const char* field) {
     return value.ptr() == Py_True;
 }
 
-// A _native.Pcg64 from Python (copied), TypeError "<field>: not a Pcg64" for anything else.
-inline bge::Pcg64 pcg64_of(nb::handle value, const char* field) {
-    bge::Pcg64* rng = nullptr;
-    if (!nb::try_cast<bge::Pcg64*>(value, rng) || rng == nullptr) fail_type(field, "not a Pcg64");
-    return *rng;
-}
-
 template <class Traits>
 void bind_vec_env(nb::handle state_class) {
     using Env = bge::VecEnv<Traits>;
@@ -115,7 +106,7 @@ void bind_vec_env(nb::handle state_class) {
                 start.learner = static_cast<int>(get_int(learner, "learner", 0, n - 1));
                 const Seq generators = get_seq(rngs, "rngs", -1, n);
                 for (Py_ssize_t k = 0; k < generators.size; ++k) {
-                    start.rngs[k] = pcg64_of(generators[k], "rngs");
+                    start.rngs[k] = pcg64_ref(generators[k], "rngs");
                 }
                 const Seq kinds = get_seq(policies, "policies", n);
                 const Seq indices = get_seq(rng_index, "rng_index", n);
@@ -126,7 +117,7 @@ void bind_vec_env(nb::handle state_class) {
                     start.rng_index[seat] =
                         static_cast<int>(get_int(indices[seat], "rng_index", 0, last));
                 }
-                if (hint_rng.ptr() != Py_None) start.hint_rng = pcg64_of(hint_rng, "hint_rng");
+                if (hint_rng.ptr() != Py_None) start.hint_rng = pcg64_ref(hint_rng, "hint_rng");
                 return env.start(i, s, start, out);
             },
             nb::arg("index").none(), nb::arg("state"), nb::arg("learner").none(),

@@ -9,8 +9,9 @@
 // without asking anyone, a game is cut after max_steps decisions (the AEC env's cap), and
 // the learner's reward is what the AEC env pays it between two of its decisions, summed in
 // the same order ("outcome": the result at the end; "score": the change of its score
-// potential at every step, plus the result). With a hint, the row ends with the one-hot
-// move of the heuristic in the learner's view (agents/hinted.py's HintedEnv).
+// potential, from the scores as the learner may know them, at every step, plus the result).
+// With a hint, the row ends with the one-hot move of the heuristic in the learner's view
+// (agents/hinted.py's HintedEnv).
 //
 // A game plugs in with a traits struct:
 //   using State;  kNumActions;  kObservationSize;  kLowerScoreWins;
@@ -19,7 +20,8 @@
 //   static bool truncated(const State&);                        // ended by a safety cap
 //   static int heuristic(const State&, int seat, Pcg64& rng);   // the reference heuristic
 //   static int num_players(const State&);
-//   static void scores(const State&, double* out);              // State.scores()
+//   static void scores_known_to(const State&, int seat, double* out);
+//                                                   // State.scores_known_to(seat)
 //   static void score_keys(const State&, double* out);          // State._score_keys()
 // and State's current_player(), is_terminal(), apply(action).
 #pragma once
@@ -201,11 +203,12 @@ private:
         return reward;
     }
 
-    // score_potentials(): scale * sign * (own score - mean of the others').
+    // score_potentials()'s entry for the learner: scale * sign * (own score - mean of the
+    // others'), the scores as the learner may know them (another seat's secret left out).
     double potential(const Slot& slot) const {
         if (!config_.score_reward) return 0.0;
         double scores[kVecMaxPlayers];
-        Game::scores(slot.state, scores);
+        Game::scores_known_to(slot.state, slot.start.learner, scores);
         const int n = config_.num_players;
         double total = 0.0;
         for (int p = 0; p < n; ++p) total += scores[p];

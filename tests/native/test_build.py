@@ -16,7 +16,7 @@ CMAKE = shutil.which("cmake", path=str(Path(sys.executable).parent)) or shutil.w
 pytestmark = pytest.mark.skipif(CMAKE is None, reason="cmake is not installed")
 
 
-def configure(build: Path, **env: str) -> subprocess.CompletedProcess:
+def configure(build: Path, *options: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [
             CMAKE,
@@ -25,6 +25,7 @@ def configure(build: Path, **env: str) -> subprocess.CompletedProcess:
             "-B",
             str(build),
             f"-DPython_EXECUTABLE={sys.executable}",
+            *options,
         ],
         env=dict(os.environ, **env),
         capture_output=True,
@@ -45,3 +46,35 @@ def test_no_compiler_says_what_to_do(tmp_path):
     message = " ".join((done.stdout + done.stderr).split())
     assert "compiles its native engines with a C++17 compiler, and none was found" in message
     assert "BOARDGAME_ENVS_PURE_PYTHON=1 pip install -e ." in message
+
+
+def found_games() -> list[str]:
+    """The native games CMake finds: the folders of native/games with a binding.cc."""
+    return sorted(path.parent.name for path in (ROOT / "native" / "games").glob("*/binding.cc"))
+
+
+def test_cmake_finds_the_games_and_a_development_build_may_pick_some(tmp_path):
+    games = found_games()
+    assert games
+    done = configure(tmp_path / "all")
+    assert done.returncode == 0, done.stderr
+    assert f"boardgame-envs native games: {', '.join(games)}" in done.stdout
+    done = configure(tmp_path / "some", f"-DBGE_GAMES={games[-1]}")
+    assert done.returncode == 0, done.stderr
+    assert f"boardgame-envs native games: {games[-1]}\n" in done.stdout
+    done = configure(tmp_path / "unknown", f"-DBGE_GAMES={games[0]} no_such_game")
+    assert done.returncode != 0
+    message = " ".join((done.stdout + done.stderr).split())
+    assert f"unknown game 'no_such_game'; found: {', '.join(games)}" in message
+
+
+def test_the_generic_native_code_names_no_game():
+    """A game is one folder of native/games: the build, the core and the bindings name none
+    (each game registers itself from its binding.cc)."""
+    generic = [ROOT / "native" / "CMakeLists.txt"]
+    for folder in ("core", "bindings"):
+        generic += sorted((ROOT / "native" / folder).iterdir())
+    for path in generic:
+        text = path.read_text()
+        for game in found_games():
+            assert game not in text, f"{path.relative_to(ROOT)} names {game}"

@@ -99,9 +99,9 @@ def test_wrong_types_are_refused_not_coerced():
 
 def test_version_fields_and_seats_are_checked():
     data = RULES.new_state(4, seed=2).to_dict()
-    assert data["version"] == RULES.version == 1
-    refused(data, "version=0: this is version 1 of tahiti", version=0)
-    refused(data, "version=2", version=2)
+    assert data["version"] == RULES.version == 2
+    refused(data, "version=1: this is version 2 of tahiti", version=1)
+    refused(data, "version=3", version=3)
     refused(data, "unknown snapshot field 'colour'", colour="red")
     del data["last_event"]
     refused(data, "missing field 'last_event'")
@@ -333,5 +333,5 @@ def test_the_round_limit_is_reported_as_a_truncation():
 
 
 def test_doc_names_the_snapshot_version():
-    assert json.loads(RULES.new_state(2, seed=0).to_json())["version"] == 1
-    assert "tahiti-v1" in DOC.read_text() and "Tahiti-v1" in DOC.read_text()
+    assert json.loads(RULES.new_state(2, seed=0).to_json())["version"] == 2
+    assert "tahiti-v2" in DOC.read_text() and "Tahiti-v2" in DOC.read_text()

@@ -67,8 +67,6 @@ struct Text {
         L_COURT,      // "court ({a} markets x {b})"
         L_UNFINISHED, // "unfinished {kind a}"
         L_BONUS,      // "bonus wall tile"
-        NONE,         // None: a snapshot's event log may hold it (the Python engine lets
-                      // None through its check of the log's texts), kept as it is
     };
     uint8_t type = RAW;
     int32_t a = 0, b = 0, c = 0, d = 0;

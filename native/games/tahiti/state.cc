@@ -153,6 +153,16 @@ void State::update_edges() {
 // -- the contract ------------------------------------------------------------------------------
 void State::scores(int out[4]) const { score_charts(charts, favourites, num_players, out); }
 
+void State::scores_known_to(int seat, int out[4]) const {
+    if (is_terminal()) {
+        scores(out);
+        return;
+    }
+    uint8_t known[4] = {0, 0, 0, 0};  // 0: no favourite tile, so no favourite bonus
+    known[seat] = favourites[seat];
+    score_charts(charts, known, num_players, out);
+}
+
 int State::turns_left() const {
     if (!end_triggered || phase == Phase::GameOver) return 0;
     return positive_mod(first_player - turn_player - 1, num_players);

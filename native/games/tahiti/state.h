@@ -28,6 +28,9 @@
 
 namespace bge::tahiti {
 
+// TahitiRules.version (rules.py): the -vN of the env ids, written in and required of snapshots.
+constexpr int VERSION = 2;
+
 // The last public event, kept as facts and written as rules.py writes it (event_text).
 struct Event {
     enum Kind : uint8_t {
@@ -116,6 +119,10 @@ struct State {
     bool is_legal(int action) const;
     void apply(int action);  // a legal action (checked by the caller)
     void scores(int out[4]) const;
+    // The scores as `seat` may know them (State.scores_known_to): another seat's favourite
+    // tile is secret until the final scoring, so its favourite bonus is left out while the
+    // game runs; `seat`'s own is in. Once the game is over, scores().
+    void scores_known_to(int seat, int out[4]) const;
     int turns_left() const;
     // Random legal moves from `rng` (State.playout), to the end or for `depth` decisions.
     int playout(Pcg64& moves, int depth);

@@ -1,11 +1,14 @@
 // Carcassonne: The Castle's Python face: CarcassonneCastleState, the compiled engine of
-// boardgame_envs/carcassonne_castle (glue: boardgame_envs/carcassonne_castle/native.py).
+// boardgame_envs/carcassonne_castle (glue: boardgame_envs/carcassonne_castle/native.py). What
+// is the game's own lives here: its traits (bindings/bind_game.h binds the rest, as for every
+// game), new_state's options, the snapshot both ways, the View's fields and the castle's
+// buffers for the Python engine.
 //
-// Every value from Python is checked here: seats, actions of any int size, options, seeds and
-// every field of a snapshot (types, ranges, lengths, the components conserved and the
-// consistency play relies on), so that no Python object can make the engine read or write
-// out of bounds. Snapshots come out as the Python engine's to_dict() writes them: the same
-// keys, order, types and values.
+// Every value from Python is checked here: seats, options, seeds and every field of a
+// snapshot (types, ranges, lengths, the components conserved and the consistency play relies
+// on), so that no Python object can make the engine read or write out of bounds. Snapshots
+// come out as the Python engine's to_dict() writes them: the same keys, order, types and
+// values.
 #include <Python.h>
 
 #include <algorithm>
@@ -14,8 +17,8 @@
 #include <string>
 #include <type_traits>
 
+#include "bindings/bind_game.h"
 #include "bindings/common.h"
-#include "bindings/vec_env.h"
 #include "games/carcassonne_castle/heuristic.h"
 #include "games/carcassonne_castle/sample.h"
 #include "games/carcassonne_castle/state.h"
@@ -86,10 +89,8 @@ nb::object py_str(const std::string& s) {
     return nb::steal(o);
 }
 
-// An event of the log: its text, or None where a snapshot held None.
-nb::object py_event(const State& s, const cc::Text& event) {
-    return event.type == cc::Text::NONE ? nb::none() : py_str(s.text(event));
-}
+// An event of the log: its text.
+nb::object py_event(const State& s, const cc::Text& event) { return py_str(s.text(event)); }
 
 nb::dict config_dict(const cc::Config& config) {
     nb::dict out;
@@ -382,11 +383,7 @@ State from_dict(nb::handle data) {
         }
     }
     const Seq events = get_seq(get_field(data, "events"), "events", 1 << 20);
-    for (Py_ssize_t i = 0; i < events.size; ++i) {
-        cc::Text none;
-        none.type = cc::Text::NONE;
-        s.events.push_back(is_none(events[i]) ? none : raw(events[i], "events"));
-    }
+    for (Py_ssize_t i = 0; i < events.size; ++i) s.events.push_back(raw(events[i], "events"));
     s.pool = std::move(pool);
     if (PyDict_Size(data.ptr()) != 27) fail("snapshot", "unknown fields");
     // the consistency play relies on
@@ -613,30 +610,7 @@ nb::object castle_state(const State& s, int key_size, nb::handle slot_offsets) {
     return tuple_of(n, [&](int i) { return fields[i]; });
 }
 
-// -- the agents' arguments -------------------------------------------------------------------
-// The Pcg64 a caller passes (advanced in place): TypeError "rng: not a Pcg64" for anything
-// else, None included.
-bge::Pcg64& checked_rng(nb::handle rng) {
-    bge::Pcg64* out = nullptr;
-    if (!nb::try_cast<bge::Pcg64*>(rng, out, false) || out == nullptr) {
-        fail_type("rng", "not a Pcg64");
-    }
-    return *out;
-}
-
-// The seat to decide of a non-terminal state: seat_of's TypeError / IndexError for what is
-// not a seat, ValueError "the game is over" or "seat N is not the seat to decide (M)".
-int deciding_seat(const State& s, nb::handle seat) {
-    const int checked = bge_py::seat_of(seat, cc::NUM_PLAYERS);
-    if (s.is_terminal()) throw std::invalid_argument("the game is over");
-    if (checked != s.current_player()) {
-        throw std::invalid_argument("seat " + std::to_string(checked) +
-                                    " is not the seat to decide (" +
-                                    std::to_string(s.current_player()) + ")");
-    }
-    return checked;
-}
-
+// -- the arguments, with the game's own messages (tests/native/test_carcassonne_castle_agents.py)
 // A float (or int, not a bool) in 0..1: TypeError "epsilon: not a float", ValueError
 // "epsilon: out of range 0..1" (NaN included).
 double get_epsilon(nb::handle value) {
@@ -654,196 +628,102 @@ double get_epsilon(nb::handle value) {
     return x;
 }
 
-// What the batched env (core/vec_env.h) needs of the game (two players only).
-struct CarcassonneCastleVec {
+// The game's traits: bindings/bind_game.h binds CarcassonneCastleState and its VecEnv from
+// them (two players only).
+struct CarcassonneCastleTraits : bge_py::GameTraits<CarcassonneCastleTraits> {
+    static constexpr const char* kGameName = "carcassonne_castle";
+    static constexpr const char* kClassName = "CarcassonneCastleState";
+    static constexpr const char* kClassDoc =
+        "One position of Carcassonne: The Castle (the compiled engine)";
     using State = cc::State;
     using PyState = cc::State;
     static constexpr int kNumActions = cc::NUM_ACTIONS;
     static constexpr int kObservationSize = cc::OBSERVATION_SIZE;
     static constexpr int kMinPlayers = cc::NUM_PLAYERS;
     static constexpr int kMaxPlayers = cc::NUM_PLAYERS;
+    static constexpr bool kLowerScoreWins = false;
+
+    static int num_players(const State&) { return cc::NUM_PLAYERS; }
+    static std::string phase_name(const State& s) { return cc::PHASE_NAMES[s.phase]; }
     static void mask(const State& s, uint8_t* out) { s.legal_mask(out); }
     static void encode(const State& s, int seat, float* out) { s.observation(seat, out); }
-    static bool truncated(const State&) { return false; }
-    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
-        return cc::heuristic_action(s, seat, rng);
-    }
-    static int num_players(const State&) { return cc::NUM_PLAYERS; }
-    static constexpr bool kLowerScoreWins = false;
     static void scores(const State& s, double* out) {
         for (int p = 0; p < cc::NUM_PLAYERS; ++p) out[p] = static_cast<double>(s.scores[p]);
     }
-    static void score_keys(const State& s, double* out) { scores(s, out); }
-    static const State& unwrap(const PyState& s) { return s; }
-    static PyState wrap(const State& s) { return s; }
+    static int64_t playout(State& s, bge::Pcg64& rng, int64_t depth) {
+        return s.playout(rng, depth);
+    }
+    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
+        return cc::heuristic_action(s, seat, rng);
+    }
+    static int64_t heuristic_playout(State& s, bge::Pcg64& rng, int64_t depth, double epsilon) {
+        return cc::heuristic_playout(s, rng, depth, epsilon);
+    }
+    static State sample(const State& s, int seat, bge::Pcg64& rng) {
+        return cc::sample_state(s, seat, rng);
+    }
+    static void leaf_values(const State& s, double* out) { cc::leaf_values(s, out); }
+    static nb::dict to_dict(const State& s) { return ::to_dict(s); }
+
+    // the game's own messages
+    static int observed_seat(const State&, nb::handle seat) { return checked_seat(seat); }
+    static double epsilon(nb::handle value) { return get_epsilon(value); }
+
+    static void bind_extras(nb::class_<State>& cls) {
+        cls.def_static(
+               "new_state",
+               [](nb::handle num_players, nb::handle seed, nb::handle keep_bonus_tiles,
+                  nb::handle wall9_points) {
+                   get_int(num_players, "num_players", cc::NUM_PLAYERS, cc::NUM_PLAYERS);
+                   const cc::Config config = make_config(keep_bonus_tiles, wall9_points);
+                   return State::deal(config, bge::Pcg64::from_entropy(get_seed(seed, "seed")));
+               },
+               nb::arg("num_players"), nb::arg("seed"),
+               nb::arg("keep_bonus_tiles") = cc::KEEP_BONUS_TILES,
+               nb::arg("wall9_points") = cc::WALL9_POINTS,
+               "A new game (the Python engine's seed and options, checked)")
+            .def_static("from_dict", &from_dict, nb::arg("data"),
+                        "The state of a to_dict() snapshot, every value checked")
+            .def_prop_ro("stack_size", [](const State& s) { return s.stack_size(); })
+            .def(
+                "view_fields",
+                [](const State& s, nb::handle seat, nb::handle mask, nb::handle record_class) {
+                    return view_fields(s, checked_seat(seat), mask, record_class);
+                },
+                nb::arg("seat"), nb::arg("mask"), nb::arg("record_class"),
+                "The fields of the Python View after `rules`, in order: `mask` in its place, "
+                "the record made by `record_class`, None for the castle")
+            .def("castle_facts", &castle_facts,
+                 "(placements as (cell, code, seat), followers as {grid: (seat, slot)})")
+            .def(
+                "castle_state",
+                [](const State& s, nb::handle key_size, nb::handle slot_offsets) {
+                    return castle_state(s, int(get_int(key_size, "key_size", 0, 1024)),
+                                        slot_offsets);
+                },
+                nb::arg("key_size"), nb::arg("slot_offsets"),
+                "Every buffer of the Python engine's Castle, raw (see castle_from_native)")
+            .def(
+                "placement_values",
+                [](const State& s, nb::handle seat) {
+                    const int checked = bge_py::seat_of(seat, cc::NUM_PLAYERS);
+                    int actions[cc::NUM_PLACEMENTS];
+                    double values[cc::NUM_PLACEMENTS];
+                    const int n = cc::placement_values(s, checked, actions, values);
+                    nb::dict out;
+                    for (int i = 0; i < n; ++i) {
+                        nb::object value = nb::steal(PyFloat_FromDouble(values[i]));
+                        if (!value.is_valid()) throw nb::python_error();
+                        out[py_int(actions[i])] = value;
+                    }
+                    return out;
+                },
+                nb::arg("seat").none(),
+                "HeuristicAgent.placement_values(view of seat): {placement: value}, ascending; "
+                "{} where the seat has no placement to choose");
+    }
 };
 
 }  // namespace
 
-void bind_carcassonne_castle(nb::module_& m) {
-    nb::class_<State>(m, "CarcassonneCastleState",
-                      "One position of Carcassonne: The Castle (the compiled engine)")
-        .def_static(
-            "new_state",
-            [](nb::handle num_players, nb::handle seed, nb::handle keep_bonus_tiles,
-               nb::handle wall9_points) {
-                get_int(num_players, "num_players", cc::NUM_PLAYERS, cc::NUM_PLAYERS);
-                const cc::Config config = make_config(keep_bonus_tiles, wall9_points);
-                return State::deal(config, bge::Pcg64::from_entropy(get_seed(seed, "seed")));
-            },
-            nb::arg("num_players"), nb::arg("seed"),
-            nb::arg("keep_bonus_tiles") = cc::KEEP_BONUS_TILES,
-            nb::arg("wall9_points") = cc::WALL9_POINTS,
-            "A new game (the Python engine's seed and options, checked)")
-        .def_static("from_dict", &from_dict, nb::arg("data"),
-                    "The state of a to_dict() snapshot, every value checked")
-        .def_prop_ro("num_players", [](const State&) { return cc::NUM_PLAYERS; })
-        .def_prop_ro("current_player", [](const State& s) { return s.current_player(); })
-        .def_prop_ro("truncated", [](const State&) { return false; })
-        .def_prop_ro("stack_size", [](const State& s) { return s.stack_size(); })
-        .def("is_terminal", &State::is_terminal)
-        .def("is_legal",
-             [](const State& s, nb::handle action) {
-                 int64_t a;
-                 return read_int64(action.ptr(), &a) && s.is_legal(a);
-             },
-             nb::arg("action").none())
-        .def("legal_mask",
-             [](const State& s) {
-                 uint8_t mask[cc::NUM_ACTIONS];
-                 s.legal_mask(mask);
-                 return bge_py::bool_array(mask, cc::NUM_ACTIONS);
-             })
-        .def("apply",
-             [](State& s, nb::handle action) {
-                 if (!is_int(action.ptr())) fail_type("action", "not an int");
-                 int64_t a;
-                 if (!read_int64(action.ptr(), &a) || !s.is_legal(a)) {
-                     throw std::invalid_argument("action is not legal in phase " +
-                                                 std::string(cc::PHASE_NAMES[s.phase]));
-                 }
-                 s.apply(static_cast<int>(a));
-             },
-             nb::arg("action").none())
-        .def("try_apply",
-             [](State& s, nb::handle action) {
-                 int a;
-                 if (!bge_py::action_of(action, cc::NUM_ACTIONS, &a) || !s.is_legal(a)) {
-                     return false;
-                 }
-                 s.apply(a);
-                 return true;
-             },
-             nb::arg("action").none(), "apply(action) if it is a legal int; whether it was")
-        .def("phase_name", [](const State& s) { return cc::PHASE_NAMES[s.phase]; })
-        .def("clone", [](const State& s) { return new State(s); }, nb::rv_policy::take_ownership)
-        .def("legal_actions",
-             [](const State& s) {
-                 int legal[cc::NUM_ACTIONS];
-                 const int n = s.legal_actions(legal);
-                 return list_of(n, [&](int i) { return py_int(legal[i]); });
-             },
-             "legal_mask()'s indices, ascending, as a list")
-        .def("scores",
-             [](const State& s) {
-                 return list_of(cc::NUM_PLAYERS, [&](int p) {
-                     return nb::steal(PyFloat_FromDouble(static_cast<double>(s.scores[p])));
-                 });
-             })
-        .def("observation",
-             [](const State& s, nb::handle seat) {
-                 const int checked = checked_seat(seat);
-                 float* data;
-                 auto array = bge_py::new_array<float>(cc::OBSERVATION_SIZE, &data);
-                 s.observation(checked, data);
-                 return array;
-             },
-             nb::arg("seat").none())
-        .def("view_fields",
-             [](const State& s, nb::handle seat, nb::handle mask, nb::handle record_class) {
-                 return view_fields(s, checked_seat(seat), mask, record_class);
-             },
-             nb::arg("seat"), nb::arg("mask"), nb::arg("record_class"),
-             "The fields of the Python View after `rules`, in order: `mask` in its place, "
-             "the record made by `record_class`, None for the castle")
-        .def("castle_facts", &castle_facts,
-             "(placements as (cell, code, seat), followers as {grid: (seat, slot)})")
-        .def("castle_state",
-             [](const State& s, nb::handle key_size, nb::handle slot_offsets) {
-                 return castle_state(s, int(get_int(key_size, "key_size", 0, 1024)),
-                                     slot_offsets);
-             },
-             nb::arg("key_size"), nb::arg("slot_offsets"),
-             "Every buffer of the Python engine's Castle, raw (see castle_from_native)")
-        .def("to_dict", &to_dict)
-        .def("playout",
-             [](State& s, nb::handle seed, nb::handle depth) {
-                 const std::vector<uint32_t> words = get_seed(seed, "seed");
-                 const int64_t limit = get_int(depth, "depth", 0, INT64_MAX);
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words);
-                 return s.playout(rng, limit);
-             },
-             nb::arg("seed"), nb::arg("depth") = 0,
-             "Random legal moves as State.playout plays them; the decisions played")
-        // -- agents (agents/heuristic/carcassonne_castle.py, sample.py, leaf_values.py) --
-        .def("heuristic_action",
-             [](const State& s, nb::handle seat, nb::handle rng) {
-                 const int checked = deciding_seat(s, seat);
-                 const int action = cc::heuristic_action(s, checked, checked_rng(rng));
-                 if (action < 0) throw std::invalid_argument("the position has no legal action");
-                 return action;
-             },
-             nb::arg("seat").none(), nb::arg("rng").none(),
-             "HeuristicAgent's move for the seat to decide, drawing from rng (a Pcg64, "
-             "advanced in place) what the agent draws from its numpy generator")
-        .def("placement_values",
-             [](const State& s, nb::handle seat) {
-                 const int checked = bge_py::seat_of(seat, cc::NUM_PLAYERS);
-                 int actions[cc::NUM_PLACEMENTS];
-                 double values[cc::NUM_PLACEMENTS];
-                 const int n = cc::placement_values(s, checked, actions, values);
-                 nb::dict out;
-                 for (int i = 0; i < n; ++i) {
-                     nb::object value = nb::steal(PyFloat_FromDouble(values[i]));
-                     if (!value.is_valid()) throw nb::python_error();
-                     out[py_int(actions[i])] = value;
-                 }
-                 return out;
-             },
-             nb::arg("seat").none(),
-             "HeuristicAgent.placement_values(view of seat): {placement: value}, ascending; "
-             "{} where the seat has no placement to choose")
-        .def("heuristic_playout",
-             [](State& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
-                 const std::vector<uint32_t> words = get_seed(seed, "seed");
-                 const int64_t limit = get_int(depth, "depth", 0, INT64_MAX);
-                 const double eps = get_epsilon(epsilon);
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words);
-                 nb::gil_scoped_release release;
-                 return cc::heuristic_playout(s, rng, limit, eps);
-             },
-             nb::arg("seed").none(), nb::arg("depth").none() = 0,
-             nb::arg("epsilon").none() = 0.0,
-             "Heuristic moves (a uniform one with probability epsilon) from default_rng(seed), "
-             "to the end or depth decisions (0: no limit); the decisions played")
-        .def("sample",
-             [](const State& s, nb::handle seat, nb::handle rng) {
-                 const int checked = bge_py::seat_of(seat, cc::NUM_PLAYERS);
-                 return new State(cc::sample_state(s, checked, checked_rng(rng)));
-             },
-             nb::arg("seat").none(), nb::arg("rng").none(), nb::rv_policy::take_ownership,
-             "rules.sample_state(view of seat, rng): the stack order and the face-down wall "
-             "tiles drawn from rng (a Pcg64, advanced in place)")
-        .def("leaf_values",
-             [](const State& s) {
-                 double values[cc::NUM_PLAYERS];
-                 cc::leaf_values(s, values);
-                 return list_of(cc::NUM_PLAYERS, [&](int i) {
-                     nb::object value = nb::steal(PyFloat_FromDouble(values[i]));
-                     if (!value.is_valid()) throw nb::python_error();
-                     return value;
-                 });
-             },
-             "leaf_evaluator('carcassonne_castle')(state): one value per seat in [-1, 1]");
-    bge_py::bind_vec_env<CarcassonneCastleVec>(m.attr("CarcassonneCastleState"));
-}
+BGE_REGISTER_GAME(CarcassonneCastleTraits, 3);

@@ -1,7 +1,9 @@
 // Wasabi!'s Python face: boardgame_envs._native.WasabiState, wrapped by
-// boardgame_envs/wasabi/native.py. Every value from Python is checked here: actions of any
-// int size, seats, options and every field of a snapshot (from_dict refuses anything the
-// engine could not play on from, with ValueError or TypeError).
+// boardgame_envs/wasabi/native.py. What is the game's own lives here: its traits
+// (bindings/bind_game.h binds the rest, as for every game), new_state's options, the snapshot
+// both ways, the View's fields and its readers' messages. Every value from Python is checked
+// here: actions of any int size, seats, options and every field of a snapshot (from_dict
+// refuses anything the engine could not play on from, with ValueError or TypeError).
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -11,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "bindings/bind_game.h"
 #include "bindings/common.h"
-#include "bindings/vec_env.h"
 #include "games/wasabi/encoding.h"
 #include "games/wasabi/heuristic.h"
 #include "games/wasabi/sample.h"
@@ -416,50 +418,11 @@ int64_t action_index(nb::handle action) {
     return v;
 }
 
-// A seat from Python: an int (not a bool) 0..num_players - 1.
-int seat_of(const State& s, nb::handle seat) { return bge_py::seat_of(seat, s.num_players); }
-
-// The seat to decide, checked for the heuristic: ValueError "the game is over" or "seat N is
-// not the seat to decide (M)".
-int deciding_seat(const State& s, nb::handle seat) {
-    const int checked = seat_of(s, seat);
-    if (s.is_terminal()) throw std::invalid_argument("the game is over");
-    if (checked != s.current_player()) {
-        throw std::invalid_argument("seat " + std::to_string(checked) +
-                                    " is not the seat to decide (" +
-                                    std::to_string(s.current_player()) + ")");
-    }
-    return checked;
-}
-
-// A boardgame_envs._native.Pcg64, advanced in place by the caller: TypeError "rng: not a
-// Pcg64" for anything else.
-bge::Pcg64& pcg64_of(nb::handle rng) {
-    if (!nb::isinstance<bge::Pcg64>(rng)) bge_py::fail_type("rng", "not a Pcg64");
-    return nb::cast<bge::Pcg64&>(rng);
-}
-
-// heuristic_playout's epsilon: an int or float (not a bool) from 0 to 1.
-double get_epsilon(nb::handle value) {
-    PyObject* v = value.ptr();
-    double x = -1.0;
-    if (PyFloat_Check(v)) {
-        x = PyFloat_AS_DOUBLE(v);
-    } else if (is_int(v)) {
-        x = PyLong_AsDouble(v);
-        if (x == -1.0 && PyErr_Occurred()) {
-            PyErr_Clear();
-            x = -1.0;
-        }
-    } else {
-        bge_py::fail_type("epsilon", "not a number");
-    }
-    if (!(x >= 0.0 && x <= 1.0)) bge_py::fail("epsilon", "out of range 0..1");
-    return x;
-}
-
-// What the batched env (core/vec_env.h) needs of the game.
-struct WasabiVec {
+// The game's traits: bindings/bind_game.h binds WasabiState and its VecEnv from them.
+struct WasabiTraits : bge_py::GameTraits<WasabiTraits> {
+    static constexpr const char* kGameName = "wasabi";
+    static constexpr const char* kClassName = "WasabiState";
+    static constexpr const char* kClassDoc = "One position of Wasabi! (native engine)";
     using State = bge::wasabi::State;
     using PyState = bge::wasabi::State;
     static constexpr int kNumActions = NUM_ACTIONS;
@@ -467,174 +430,121 @@ struct WasabiVec {
     static constexpr int kMinPlayers = MIN_PLAYERS;
     static constexpr int kMaxPlayers = MAX_PLAYERS;
     static constexpr bool kLowerScoreWins = false;
+
+    static int num_players(const State& s) { return s.num_players; }
     static void mask(const State& s, uint8_t* out) {
         Mask mask;
         s.legal_mask(mask);
         for (int a = 0; a < kNumActions; ++a) out[a] = mask[a];
     }
     static void encode(const State& s, int seat, float* out) { bge::wasabi::encode(s, seat, out); }
-    static bool truncated(const State&) { return false; }
-    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
-        return heuristic_action(s, seat, rng);
-    }
-    static int num_players(const State& s) { return s.num_players; }
     static void scores(const State& s, double* out) {
         const std::vector<double> values = s.scores();
         for (int p = 0; p < s.num_players; ++p) out[p] = values[p];
     }
+    // The scores with the rules' tie-breaks folded in (State._score_keys()).
     static void score_keys(const State& s, double* out) {
         const std::vector<double> values = s.score_keys();
         for (int p = 0; p < s.num_players; ++p) out[p] = values[p];
     }
-    static const State& unwrap(const PyState& s) { return s; }
-    static PyState wrap(const State& s) { return s; }
+    static int64_t playout(State& s, bge::Pcg64& rng, int64_t depth) {
+        // the engine counts in int: a depth beyond any game's length is no limit (0)
+        return s.playout(rng, depth > (1 << 30) ? 0 : static_cast<int>(depth));
+    }
+    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
+        return heuristic_action(s, seat, rng);
+    }
+    static int64_t heuristic_playout(State& s, bge::Pcg64& rng, int64_t depth, double epsilon) {
+        return bge::wasabi::heuristic_playout(s, rng, depth, epsilon);
+    }
+    static State sample(const State& s, int seat, bge::Pcg64& rng) {
+        return sample_state(s, seat, rng);
+    }
+    static void leaf_values(const State& s, double* out) {
+        const std::vector<double> values = bge::wasabi::leaf_values(s);
+        for (int p = 0; p < s.num_players; ++p) out[p] = values[p];
+    }
+    static nb::dict to_dict(const State& s) { return ::to_dict(s); }
+
+    // Wasabi!'s own readers and messages
+    static bool queried_action(nb::handle action, int* out) {
+        const int64_t a = action_index(action);  // TypeError for what is not an int
+        *out = static_cast<int>(a);
+        return a >= 0;
+    }
+    static int applied_action(const State& s, nb::handle action) {
+        const int64_t a = action_index(action);
+        if (a < 0) {
+            throw std::invalid_argument("action out of range 0.." +
+                                        std::to_string(NUM_ACTIONS - 1));
+        }
+        if (!s.is_legal(a)) {
+            throw std::invalid_argument("action " + std::to_string(a) +
+                                        " is not legal in phase " + s.phase_name());
+        }
+        return static_cast<int>(a);
+    }
+    // default_rng(seed) for any int seed >= 0.
+    static bge::Pcg64 playout_rng(nb::handle seed) {
+        return bge::Pcg64::from_entropy(entropy_words(seed));
+    }
+
+    static void bind_extras(nb::class_<State>& cls) {
+        cls.def_static(
+               "new_state",
+               [](int64_t num_players, nb::handle seed, bool style_either_direction,
+                  bool gift_excludes_maki, bool hide_opponent_hands, int64_t max_turns,
+                  nb::handle start_player) {
+                   if (num_players < MIN_PLAYERS || num_players > MAX_PLAYERS) {
+                       throw std::invalid_argument("num_players: not 2 to 4");
+                   }
+                   if (max_turns < 1 || max_turns > MAX_TURNS_LIMIT) {
+                       throw std::invalid_argument("max_turns: not 1 to 1,000,000");
+                   }
+                   Config c;
+                   c.style_either_direction = style_either_direction;
+                   c.gift_excludes_maki = gift_excludes_maki;
+                   c.hide_opponent_hands = hide_opponent_hands;
+                   c.max_turns = static_cast<int>(max_turns);
+                   if (PyUnicode_Check(start_player.ptr()) &&
+                       nb::cast<std::string>(start_player) == "random") {
+                       c.start_player = NONE;
+                   } else {
+                       int64_t v;
+                       if (!is_int(start_player) || !int64_of(start_player, v) || v < 0 ||
+                           v >= num_players) {
+                           throw std::invalid_argument("start_player: 'random' or a seat");
+                       }
+                       c.start_player = static_cast<int>(v);
+                   }
+                   return State::new_game(static_cast<int>(num_players), entropy_words(seed), c);
+               },
+               nb::arg("num_players"), nb::arg("seed"), nb::arg("style_either_direction"),
+               nb::arg("gift_excludes_maki"), nb::arg("hide_opponent_hands"),
+               nb::arg("max_turns"), nb::arg("start_player"),
+               "a new game seeded as np.random.default_rng(seed) (seed: an int >= 0)")
+            .def_static("from_dict", [](nb::handle data) { return from_dict(data); },
+                        nb::arg("data"),
+                        "a position from a snapshot, every value checked (ValueError, "
+                        "TypeError)")
+            .def("score_keys", &State::score_keys)
+            .def(
+                "view_fields",
+                [](const State& s, nb::handle seat) {
+                    return view_fields(s, bge_py::seat_of(seat, s.num_players));
+                },
+                nb::arg("seat"))
+            .def(
+                "board_value",
+                [](const State& s, nb::handle seat) {
+                    return board_value(s, bge_py::seat_of(seat, s.num_players));
+                },
+                nb::arg("seat").none(),
+                "The heuristic's board value for `seat` (planner._setup(state.view(seat)); "
+                "planner.value_now()): its live recipes' best windows, summed");
+    }
 };
 
 }  // namespace
 
-void bind_wasabi(nb::module_& m) {
-    nb::class_<State>(m, "WasabiState", "One position of Wasabi! (native engine)")
-        .def_static(
-            "new_state",
-            [](int64_t num_players, nb::handle seed, bool style_either_direction,
-               bool gift_excludes_maki, bool hide_opponent_hands, int64_t max_turns,
-               nb::handle start_player) {
-                if (num_players < MIN_PLAYERS || num_players > MAX_PLAYERS) {
-                    throw std::invalid_argument("num_players: not 2 to 4");
-                }
-                if (max_turns < 1 || max_turns > MAX_TURNS_LIMIT) {
-                    throw std::invalid_argument("max_turns: not 1 to 1,000,000");
-                }
-                Config c;
-                c.style_either_direction = style_either_direction;
-                c.gift_excludes_maki = gift_excludes_maki;
-                c.hide_opponent_hands = hide_opponent_hands;
-                c.max_turns = static_cast<int>(max_turns);
-                if (PyUnicode_Check(start_player.ptr()) &&
-                    nb::cast<std::string>(start_player) == "random") {
-                    c.start_player = NONE;
-                } else {
-                    int64_t v;
-                    if (!is_int(start_player) || !int64_of(start_player, v) || v < 0 ||
-                        v >= num_players) {
-                        throw std::invalid_argument("start_player: 'random' or a seat");
-                    }
-                    c.start_player = static_cast<int>(v);
-                }
-                return State::new_game(static_cast<int>(num_players), entropy_words(seed), c);
-            },
-            nb::arg("num_players"), nb::arg("seed"), nb::arg("style_either_direction"),
-            nb::arg("gift_excludes_maki"), nb::arg("hide_opponent_hands"), nb::arg("max_turns"),
-            nb::arg("start_player"),
-            "a new game seeded as np.random.default_rng(seed) (seed: an int >= 0)")
-        .def_static("from_dict", [](nb::handle data) { return from_dict(data); }, nb::arg("data"),
-                    "a position from a snapshot, every value checked (ValueError, TypeError)")
-        .def_prop_ro("num_players", [](const State& s) { return s.num_players; })
-        .def_prop_ro("current_player", [](const State& s) { return s.current_player(); })
-        .def_prop_ro("truncated", [](const State&) { return false; })
-        .def("is_terminal", &State::is_terminal)
-        .def("phase_name", [](const State& s) { return std::string(s.phase_name()); })
-        .def("is_legal",
-             [](const State& s, nb::handle action) {
-                 const int64_t a = action_index(action);
-                 return a >= 0 && s.is_legal(a);
-             },
-             nb::arg("action"))
-        .def("legal_mask",
-             [](const State& s) {
-                 Mask mask;
-                 s.legal_mask(mask);
-                 return bge_py::bool_array(mask.data(), mask.size());
-             })
-        .def("legal_actions",
-             [](const State& s) {
-                 int legal[NUM_ACTIONS];
-                 const int count = s.legal_actions(legal);
-                 return int_list(legal, count);
-             })
-        .def("apply",
-             [](State& s, nb::handle action) {
-                 const int64_t a = action_index(action);
-                 if (a < 0) {
-                     throw std::invalid_argument("action out of range 0.." +
-                                                 std::to_string(NUM_ACTIONS - 1));
-                 }
-                 if (!s.is_legal(a)) {
-                     throw std::invalid_argument("action " + std::to_string(a) +
-                                                 " is not legal in phase " + s.phase_name());
-                 }
-                 s.apply(static_cast<int>(a));
-             },
-             nb::arg("action"))
-        .def("try_apply",
-             [](State& s, nb::handle action) {
-                 int a;
-                 if (!bge_py::action_of(action, NUM_ACTIONS, &a) || !s.is_legal(a)) return false;
-                 s.apply(a);
-                 return true;
-             },
-             nb::arg("action").none(), "apply(action) if it is a legal int; whether it was")
-        .def("clone", [](const State& s) { return State(s); })
-        .def("scores", &State::scores)
-        .def("score_keys", &State::score_keys)
-        .def("observation",
-             [](const State& s, nb::handle seat) {
-                 const int checked = seat_of(s, seat);
-                 float* data;
-                 auto array = bge_py::new_array<float>(OBSERVATION_SIZE, &data);
-                 encode(s, checked, data);
-                 return array;
-             },
-             nb::arg("seat"))
-        .def("view_fields",
-             [](const State& s, nb::handle seat) {
-                 return view_fields(s, seat_of(s, seat));
-             },
-             nb::arg("seat"))
-        .def("to_dict", [](const State& s) { return to_dict(s); })
-        .def("playout",
-             [](State& s, nb::handle seed, int64_t depth) {
-                 if (depth < 0) throw std::invalid_argument("depth: an int >= 0");
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(entropy_words(seed));
-                 const int limit = depth > (1 << 30) ? 0 : static_cast<int>(depth);
-                 nb::gil_scoped_release release;
-                 return s.playout(rng, limit);
-             },
-             nb::arg("seed"), nb::arg("depth"))
-        .def("heuristic_action",
-             [](const State& s, nb::handle seat, nb::handle rng) {
-                 const int checked = deciding_seat(s, seat);
-                 return heuristic_action(s, checked, pcg64_of(rng));
-             },
-             nb::arg("seat").none(), nb::arg("rng").none(),
-             "The move of agents.heuristic.wasabi.HeuristicAgent for `seat`, the seat to "
-             "decide; `rng` (a Pcg64) advanced as the agent's generator would be (it draws none)")
-        .def("board_value",
-             [](const State& s, nb::handle seat) { return board_value(s, seat_of(s, seat)); },
-             nb::arg("seat").none(),
-             "The heuristic's board value for `seat` (planner._setup(state.view(seat)); "
-             "planner.value_now()): its live recipes' best windows, summed")
-        .def("heuristic_playout",
-             [](State& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
-                 const std::vector<uint32_t> words = entropy_words(seed);
-                 const int64_t limit = bge_py::get_int(depth, "depth", 0, INT64_MAX);
-                 const double eps = get_epsilon(epsilon);
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words);
-                 nb::gil_scoped_release release;
-                 return heuristic_playout(s, rng, limit, eps);
-             },
-             nb::arg("seed").none(), nb::arg("depth").none() = 0, nb::arg("epsilon").none() = 0.0,
-             "Heuristic moves (a uniform legal move with probability epsilon, one generator "
-             "seeded as playout's) to the end or for `depth` decisions; the decisions played")
-        .def("sample",
-             [](const State& s, nb::handle seat, nb::handle rng) {
-                 const int checked = seat_of(s, seat);
-                 return sample_state(s, checked, pcg64_of(rng));
-             },
-             nb::arg("seat").none(), nb::arg("rng").none(),
-             "A determinization of `seat`'s view, drawn from `rng` (a Pcg64, advanced in "
-             "place) as rules.sample_state draws it from a numpy Generator")
-        .def("leaf_values", [](const State& s) { return leaf_values(s); },
-             "agents.leaf_values.leaf_evaluator('wasabi')(state), self unchanged");
-    bge_py::bind_vec_env<WasabiVec>(m.attr("WasabiState"));
-}
+BGE_REGISTER_GAME(WasabiTraits, 5);

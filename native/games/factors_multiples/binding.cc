@@ -1,18 +1,20 @@
 // Factors and Multiples' Python face: FactorsMultiplesState, the compiled engine of
-// boardgame_envs/factors_multiples (glue: boardgame_envs/factors_multiples/native.py).
+// boardgame_envs/factors_multiples (glue: boardgame_envs/factors_multiples/native.py). What is
+// the game's own lives here: its traits (bindings/bind_game.h binds the rest, as for every
+// game), new_state's options, the snapshot both ways and the View's fields.
 //
-// Every value from Python is checked here: seats, actions of any int size, options, seeds and
-// every field of a snapshot (types, ranges, lengths and the consistency play relies on), so
-// that no Python object can make the engine read or write out of bounds. Snapshots come out
-// as the Python engine's to_dict() writes them: the same keys, order, types and values.
+// Every value from Python is checked here: options, seeds and every field of a snapshot
+// (types, ranges, lengths and the consistency play relies on), so that no Python object can
+// make the engine read or write out of bounds. Snapshots come out as the Python engine's
+// to_dict() writes them: the same keys, order, types and values.
 #include <Python.h>
 
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include "bindings/bind_game.h"
 #include "bindings/common.h"
-#include "bindings/vec_env.h"
 #include "games/factors_multiples/heuristic.h"
 #include "games/factors_multiples/sample.h"
 #include "games/factors_multiples/state.h"
@@ -31,8 +33,6 @@ using bge_py::fail_type;
 using bge_py::get_int;
 using bge_py::get_str;
 using bge_py::get_seq;
-using bge_py::is_int;
-using bge_py::read_int64;
 using bge_py::Seq;
 
 bool is_none(nb::handle value) { return value.ptr() == Py_None; }
@@ -512,47 +512,6 @@ State from_dict(nb::handle data, bool strict) {
 }
 
 // -- the class -------------------------------------------------------------------------------
-int checked_seat(const State& s, nb::handle seat) { return bge_py::seat_of(seat, s.num_players); }
-
-// The seat to decide, checked for the heuristic: ValueError "the game is over" or "seat N is
-// not the seat to decide (M)".
-int deciding_seat(const State& s, nb::handle seat) {
-    const int checked = checked_seat(s, seat);
-    if (s.is_terminal()) throw std::invalid_argument("the game is over");
-    if (checked != s.current_player()) {
-        throw std::invalid_argument("seat " + std::to_string(checked) +
-                                    " is not the seat to decide (" +
-                                    std::to_string(s.current_player()) + ")");
-    }
-    return checked;
-}
-
-// A boardgame_envs._native.Pcg64, advanced in place by the caller: TypeError "rng: not a
-// Pcg64" for anything else.
-bge::Pcg64& pcg64_of(nb::handle rng) {
-    if (!nb::isinstance<bge::Pcg64>(rng)) fail_type("rng", "not a Pcg64");
-    return nb::cast<bge::Pcg64&>(rng);
-}
-
-// heuristic_playout's epsilon: an int or float (not a bool) from 0 to 1.
-double get_epsilon(nb::handle value) {
-    PyObject* v = value.ptr();
-    double x;
-    if (PyFloat_Check(v)) {
-        x = PyFloat_AS_DOUBLE(v);
-    } else if (is_int(v)) {
-        x = PyLong_AsDouble(v);
-        if (x == -1.0 && PyErr_Occurred()) {
-            PyErr_Clear();
-            x = -1.0;
-        }
-    } else {
-        fail_type("epsilon", "not a number");
-    }
-    if (!(x >= 0.0 && x <= 1.0)) fail("epsilon", "out of range 0..1");
-    return x;
-}
-
 nb::object view_fields(const State& s, int seat, nb::handle mask) {
     const int n = s.num_players;
     const HandCards hand(s.hands[seat]);
@@ -614,153 +573,71 @@ State new_state(nb::handle num_players, nb::handle seed, nb::handle rounds, nb::
     return State::new_game(n, get_seed(seed, "seed"), config);
 }
 
-// What the batched env (core/vec_env.h) needs of the game.
-struct FactorsMultiplesVec {
+// The game's traits: bindings/bind_game.h binds FactorsMultiplesState and its VecEnv from
+// them, with the default argument readers.
+struct FactorsMultiplesTraits : bge_py::GameTraits<FactorsMultiplesTraits> {
+    static constexpr const char* kGameName = "factors_multiples";
+    static constexpr const char* kClassName = "FactorsMultiplesState";
+    static constexpr const char* kClassDoc =
+        "One position of a Factors and Multiples match (the compiled engine)";
     using State = fm::State;
     using PyState = fm::State;
     static constexpr int kNumActions = fm::kNumActions;
     static constexpr int kObservationSize = fm::kObservationSize;
     static constexpr int kMinPlayers = fm::kMinPlayers;
     static constexpr int kMaxPlayers = fm::kMaxPlayers;
+    static constexpr bool kLowerScoreWins = true;
+
+    static int num_players(const State& s) { return s.num_players; }
+    static std::string phase_name(const State& s) { return fm::phase_name(s.phase); }
     static void mask(const State& s, uint8_t* out) {
         const uint64_t bits = s.legal_mask();
         for (int a = 0; a < kNumActions; ++a) out[a] = (bits >> a) & 1u;
     }
     static void encode(const State& s, int seat, float* out) { s.encode(seat, out); }
-    static bool truncated(const State&) { return false; }
-    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
-        return fm::heuristic_action(s, seat, rng);
-    }
-    static int num_players(const State& s) { return s.num_players; }
-    static constexpr bool kLowerScoreWins = true;
     static void scores(const State& s, double* out) {
         for (int p = 0; p < s.num_players; ++p) out[p] = static_cast<double>(s.match_total(p));
     }
-    static void score_keys(const State& s, double* out) {
-        for (int p = 0; p < s.num_players; ++p) out[p] = -static_cast<double>(s.match_total(p));
+    static int64_t playout(State& s, bge::Pcg64& rng, int64_t depth) {
+        return s.playout(rng, depth);
     }
-    static const State& unwrap(const PyState& s) { return s; }
-    static PyState wrap(const State& s) { return s; }
+    static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
+        return fm::heuristic_action(s, seat, rng);
+    }
+    static int64_t heuristic_playout(State& s, bge::Pcg64& rng, int64_t depth, double epsilon) {
+        return fm::heuristic_playout(s, rng, depth, epsilon);
+    }
+    static State sample(const State& s, int seat, bge::Pcg64& rng) {
+        return fm::sample_state(s, seat, rng);
+    }
+    static void leaf_values(const State& s, double* out) { fm::leaf_values(s, out); }
+    static nb::dict to_dict(const State& s) { return ::to_dict(s); }
+
+    static void bind_extras(nb::class_<State>& cls) {
+        cls.def_static("new_state", &new_state, nb::arg("num_players").none(),
+                       nb::arg("seed").none(), nb::arg("rounds").none() = 3,
+                       nb::arg("start_draw").none() = "top",
+                       nb::arg("a_needs_discard").none() = false,
+                       nb::arg("k_discard_optional").none() = false,
+                       nb::arg("choose_after_refill").none() = false,
+                       "A new match (the Python engine's seed and options, checked)")
+            .def_static("from_dict", &from_dict, nb::arg("data").none(),
+                        nb::arg("strict") = true,
+                        "The state of a to_dict() snapshot, every value checked; strict=False "
+                        "also loads hand-built positions play cannot reach")
+            .def(
+                "view_fields",
+                [](const State& s, nb::handle seat, nb::handle mask) {
+                    return view_fields(s, bge_py::seat_of(seat, s.num_players), mask);
+                },
+                nb::arg("seat").none(), nb::arg("mask").none(),
+                "The fields of the Python View after `rules`, in order, with `mask` in its "
+                "place")
+            .def("snapshot_field", &snapshot_field_named, nb::arg("name").none(),
+                 "to_dict()[name], built alone");
+    }
 };
 
 }  // namespace
 
-void bind_factors_multiples(nb::module_& m) {
-    nb::class_<State>(m, "FactorsMultiplesState",
-                      "One position of a Factors and Multiples match (the compiled engine)")
-        .def_static("new_state", &new_state, nb::arg("num_players").none(), nb::arg("seed").none(),
-                    nb::arg("rounds").none() = 3, nb::arg("start_draw").none() = "top",
-                    nb::arg("a_needs_discard").none() = false, nb::arg("k_discard_optional").none() = false,
-                    nb::arg("choose_after_refill").none() = false,
-                    "A new match (the Python engine's seed and options, checked)")
-        .def_static("from_dict", &from_dict, nb::arg("data").none(), nb::arg("strict") = true,
-                    "The state of a to_dict() snapshot, every value checked; strict=False "
-                    "also loads hand-built positions play cannot reach")
-        .def_prop_ro("num_players", [](const State& s) { return s.num_players; })
-        .def_prop_ro("current_player", [](const State& s) { return s.current_player(); })
-        .def_prop_ro("truncated", [](const State&) { return false; })
-        .def("is_terminal", &State::is_terminal)
-        .def("is_legal",
-             [](const State& s, nb::handle action) {
-                 int64_t a;
-                 return read_int64(action.ptr(), &a) && s.is_legal(a);
-             },
-             nb::arg("action").none())
-        .def("legal_mask",
-             [](const State& s) { return bge_py::bits_array(s.legal_mask(), fm::kNumActions); })
-        .def("legal_actions",
-             [](const State& s) { return bge_py::bits_list(s.legal_mask()); },
-             "The legal actions, ascending (a list)")
-        .def("try_apply",
-             [](State& s, nb::handle action) {
-                 int64_t a;
-                 if (!read_int64(action.ptr(), &a) || !s.is_legal(a)) return false;
-                 s.apply(static_cast<int>(a));
-                 return true;
-             },
-             nb::arg("action").none(),
-             "Apply `action` if it is a legal int and say so; otherwise change nothing")
-        .def("apply",
-             [](State& s, nb::handle action) {
-                 if (!is_int(action.ptr())) fail_type("action", "not an int");
-                 int64_t a;
-                 if (!read_int64(action.ptr(), &a) || !s.is_legal(a)) {
-                     throw std::invalid_argument(
-                         "action is not legal in phase " + std::string(fm::phase_name(s.phase)));
-                 }
-                 s.apply(static_cast<int>(a));
-             },
-             nb::arg("action").none())
-        .def("phase_name", [](const State& s) { return fm::phase_name(s.phase); })
-        .def("clone", [](const State& s) { return State(s); })
-        .def("scores",
-             [](const State& s) {
-                 return list_of(s.num_players, [&](int p) {
-                     return nb::steal(PyFloat_FromDouble(static_cast<double>(s.match_total(p))));
-                 });
-             })
-        .def("observation",
-             [](const State& s, nb::handle seat) {
-                 const int checked = checked_seat(s, seat);
-                 float* data;
-                 auto array = bge_py::new_array<float>(fm::kObservationSize, &data);
-                 s.encode(checked, data);
-                 return array;
-             },
-             nb::arg("seat").none())
-        .def("view_fields",
-             [](const State& s, nb::handle seat, nb::handle mask) {
-                 return view_fields(s, checked_seat(s, seat), mask);
-             },
-             nb::arg("seat").none(), nb::arg("mask").none(),
-             "The fields of the Python View after `rules`, in order, with `mask` in its place")
-        .def("to_dict", &to_dict)
-        .def("snapshot_field", &snapshot_field_named, nb::arg("name").none(),
-             "to_dict()[name], built alone")
-        .def("playout",
-             [](State& s, nb::handle seed, nb::handle depth) {
-                 const fm::Seed words = get_seed(seed, "seed");
-                 const int64_t limit = get_int(depth, "depth", 0, INT64_MAX);
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words.entropy());
-                 return s.playout(rng, limit);
-             },
-             nb::arg("seed").none(), nb::arg("depth").none() = 0,
-             "Random legal moves as State.playout plays them; the decisions played")
-        .def("heuristic_action",
-             [](const State& s, nb::handle seat, nb::handle rng) {
-                 const int checked = deciding_seat(s, seat);
-                 return fm::heuristic_action(s, checked, pcg64_of(rng));
-             },
-             nb::arg("seat").none(), nb::arg("rng").none(),
-             "The move of agents.heuristic.factors_multiples.HeuristicAgent for `seat`, the "
-             "seat to decide; `rng` (a Pcg64) advanced as the agent's generator would be")
-        .def("heuristic_playout",
-             [](State& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
-                 const fm::Seed words = get_seed(seed, "seed");
-                 const int64_t limit = get_int(depth, "depth", 0, INT64_MAX);
-                 const double eps = get_epsilon(epsilon);
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(words.entropy());
-                 return fm::heuristic_playout(s, rng, limit, eps);
-             },
-             nb::arg("seed").none(), nb::arg("depth").none() = 0, nb::arg("epsilon").none() = 0.0,
-             "Heuristic moves (a uniform legal move with probability epsilon, one generator "
-             "seeded as playout's) to the end or for `depth` decisions; the decisions played")
-        .def("sample",
-             [](const State& s, nb::handle seat, nb::handle rng) {
-                 const int checked = checked_seat(s, seat);
-                 return fm::sample_state(s, checked, pcg64_of(rng));
-             },
-             nb::arg("seat").none(), nb::arg("rng").none(),
-             "A determinization of `seat`'s view, drawn from `rng` (a Pcg64, advanced in "
-             "place) as rules.sample_state draws it from a numpy Generator")
-        .def("leaf_values",
-             [](const State& s) {
-                 double values[fm::kMaxPlayers];
-                 fm::leaf_values(s, values);
-                 return list_of(s.num_players, [&](int p) {
-                     return nb::steal(PyFloat_FromDouble(values[p]));
-                 });
-             },
-             "agents.leaf_values.leaf_evaluator('factors_multiples')(state), self unchanged");
-    bge_py::bind_vec_env<FactorsMultiplesVec>(m.attr("FactorsMultiplesState"));
-}
+BGE_REGISTER_GAME(FactorsMultiplesTraits, 1);

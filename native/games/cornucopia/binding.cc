@@ -1,5 +1,7 @@
 // Cornucopia's Python face: CornucopiaState, the compiled engine of boardgame_envs/cornucopia
-// (glue: boardgame_envs/cornucopia/native.py).
+// (glue: boardgame_envs/cornucopia/native.py). What is the game's own lives here: its traits
+// (bindings/bind_game.h binds the rest, as for every game), new_state's options, the snapshot
+// both ways, the View's fields and its readers' messages.
 //
 // Every value from Python is checked: seats, actions of any int size, options, seeds, and
 // every field of a snapshot (exact JSON types here; ranges, lengths and consistency in
@@ -10,8 +12,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "bindings/bind_game.h"
 #include "bindings/common.h"
-#include "bindings/vec_env.h"
 #include "games/cornucopia/heuristic.h"
 #include "games/cornucopia/sample.h"
 #include "games/cornucopia/state.h"
@@ -336,21 +338,14 @@ nb::tuple view_fields(const State& s, int seat) {
     return nb::tuple(f);
 }
 
-// An action from Python: true and the index when it is an int in 0..22.
-bool action_index(nb::handle action, int* out) {
-    return bge_py::action_of(action, cc::kNumActions, out);
-}
-
-// The seat to decide of a non-terminal position: ValueError otherwise (seat_of refuses
-// non-ints and seats out of range first).
-int deciding_seat(const State& s, nb::handle seat) {
-    const int p = bge_py::seat_of(seat, s.num_players);
-    if (s.is_terminal()) throw std::invalid_argument("the game is over");
-    if (p != s.current_player()) {
-        throw std::invalid_argument("seat " + std::to_string(p) + " is not the seat to decide (" +
-                                    std::to_string(s.current_player()) + ")");
+// -- the arguments, with Cornucopia's own messages (tests/native/test_cornucopia_agents.py) --
+// A playout's depth: ValueError "depth: not an int >= 0".
+int64_t get_depth(nb::handle depth) {
+    int64_t d;
+    if (!read_int64(depth.ptr(), &d) || d < 0) {
+        throw std::invalid_argument("depth: not an int >= 0");
     }
-    return p;
+    return d;
 }
 
 // A playout's epsilon: a float or an int (not a bool) from 0 to 1.
@@ -369,6 +364,7 @@ double get_epsilon(nb::handle value) {
     return e;
 }
 
+// A seat for observation and view_fields: IndexError for anything but a seat.
 int checked_seat(const State& s, nb::handle seat) {
     int64_t x;
     if (!read_int64(seat.ptr(), &x)) throw std::out_of_range("seat: not an int");
@@ -376,161 +372,97 @@ int checked_seat(const State& s, nb::handle seat) {
     return static_cast<int>(x);
 }
 
-// What the batched env (core/vec_env.h) needs of the game.
-struct CornucopiaVec {
+// The game's traits: bindings/bind_game.h binds CornucopiaState and its VecEnv from them.
+struct CornucopiaTraits : bge_py::GameTraits<CornucopiaTraits> {
+    static constexpr const char* kGameName = "cornucopia";
+    static constexpr const char* kClassName = "CornucopiaState";
+    static constexpr const char* kClassDoc = "one position of Cornucopia (compiled engine)";
     using State = cc::State;
     using PyState = cc::State;
     static constexpr int kNumActions = cc::kNumActions;
     static constexpr int kObservationSize = cc::kObservationSize;
     static constexpr int kMinPlayers = cc::kMinPlayers;
     static constexpr int kMaxPlayers = cc::kMaxPlayers;
+    static constexpr bool kLowerScoreWins = false;
+
+    static int num_players(const State& s) { return s.num_players; }
     static void mask(const State& s, uint8_t* out) {
         const uint64_t bits = s.legal_bits();
         for (int a = 0; a < kNumActions; ++a) out[a] = (bits >> a) & 1u;
     }
     static void encode(const State& s, int seat, float* out) { s.observation(seat, out); }
-    static bool truncated(const State&) { return false; }
+    static void scores(const State& s, double* out) {
+        const auto values = s.scores();
+        for (int p = 0; p < s.num_players; ++p) out[p] = values[static_cast<size_t>(p)];
+    }
+    static int64_t playout(State& s, bge::Pcg64& rng, int64_t depth) {
+        return s.playout(rng, depth);
+    }
     static int heuristic(const State& s, int seat, bge::Pcg64& rng) {
         return cc::heuristic_action(s, seat, rng);
     }
-    static int num_players(const State& s) { return s.num_players; }
-    static constexpr bool kLowerScoreWins = false;
-    static void scores(const State& s, double* out) {
-        const auto values = s.scores();
-        for (int p = 0; p < s.num_players; ++p) out[p] = values[p];
+    static int64_t heuristic_playout(State& s, bge::Pcg64& rng, int64_t depth, double epsilon) {
+        return cc::heuristic_playout(s, rng, depth, epsilon);
     }
-    static void score_keys(const State& s, double* out) { scores(s, out); }
-    static const State& unwrap(const PyState& s) { return s; }
-    static PyState wrap(const State& s) { return s; }
+    static State sample(const State& s, int seat, bge::Pcg64& rng) {
+        return cc::sample(s, seat, rng);
+    }
+    static void leaf_values(const State& s, double* out) { cc::leaf_values(s, out); }
+    static nb::dict to_dict(const State& s) { return ::to_dict(s); }
+
+    // Cornucopia's own readers and messages
+    static int applied_action(const State& s, nb::handle action) {
+        int a;
+        if (!bge_py::action_of(action, kNumActions, &a) || !s.is_legal(a)) {
+            throw std::invalid_argument("action is not legal in this position");
+        }
+        return a;
+    }
+    static int observed_seat(const State& s, nb::handle seat) { return checked_seat(s, seat); }
+    // default_rng(seed) for an int seed 0 <= seed < 2**128.
+    static bge::Pcg64 playout_rng(nb::handle seed) {
+        get_seed(seed, "seed");  // checked: an int in 0 .. 2**128 - 1
+        return bge::Pcg64::from_entropy(bge_py::seed_words(seed));
+    }
+    static int64_t depth(nb::handle value) { return get_depth(value); }
+    static double epsilon(nb::handle value) { return get_epsilon(value); }
+
+    static void bind_extras(nb::class_<State>& cls) {
+        cls.def_static(
+               "new_state",
+               [](nb::handle num_players, nb::handle seed, nb::handle variant_red3) {
+                   int64_t n;
+                   if (!read_int64(num_players.ptr(), &n) || n < cc::kMinPlayers ||
+                       n > cc::kMaxPlayers) {
+                       throw std::invalid_argument("num_players: not 2..5");
+                   }
+                   if (!PyBool_Check(variant_red3.ptr())) {
+                       throw std::invalid_argument("variant_red3: not a bool");
+                   }
+                   return State::new_game(static_cast<int>(n), variant_red3.ptr() == Py_True,
+                                          get_seed(seed, "seed"));
+               },
+               nb::arg("num_players").none(), nb::arg("seed").none(),
+               nb::arg("variant_red3").none())
+            .def_static("from_dict", &from_dict, nb::arg("data").none())
+            .def(
+                "view_fields",
+                [](const State& s, nb::handle seat) {
+                    return view_fields(s, checked_seat(s, seat));
+                },
+                nb::arg("seat").none())
+            .def(
+                "turn_outlook",
+                [](const State& s, nb::handle seat) {
+                    const cc::TurnOutlook o =
+                        cc::turn_outlook(s, bge_py::seat_of(seat, s.num_players));
+                    return nb::make_tuple(o.value, o.p);
+                },
+                nb::arg("seat").none(),
+                "HeuristicAgent.turn_outlook(view(seat)): (value, p) of the turn about to start");
+    }
 };
 
 }  // namespace
 
-void bind_cornucopia(nb::module_& m) {
-    nb::class_<State>(m, "CornucopiaState", "one position of Cornucopia (compiled engine)")
-        .def_static(
-            "new_state",
-            [](nb::handle num_players, nb::handle seed, nb::handle variant_red3) {
-                int64_t n;
-                if (!read_int64(num_players.ptr(), &n) || n < cc::kMinPlayers ||
-                    n > cc::kMaxPlayers) {
-                    throw std::invalid_argument("num_players: not 2..5");
-                }
-                if (!PyBool_Check(variant_red3.ptr())) {
-                    throw std::invalid_argument("variant_red3: not a bool");
-                }
-                return State::new_game(static_cast<int>(n), variant_red3.ptr() == Py_True,
-                                       get_seed(seed, "seed"));
-            },
-            nb::arg("num_players").none(), nb::arg("seed").none(), nb::arg("variant_red3").none())
-        .def_static("from_dict", &from_dict, nb::arg("data").none())
-        .def_prop_ro("num_players", [](const State& s) { return s.num_players; })
-        .def_prop_ro("current_player", [](const State& s) { return s.current_player(); })
-        .def_prop_ro("truncated", [](const State&) { return false; })
-        .def("is_terminal", &State::is_terminal)
-        .def("is_legal",
-             [](const State& s, nb::handle action) {
-                 int a;
-                 return action_index(action, &a) && s.is_legal(a);
-             },
-             nb::arg("action").none())
-        .def("legal_mask",
-             [](const State& s) { return bge_py::bits_array(s.legal_bits(), cc::kNumActions); })
-        .def("legal_actions",
-             [](const State& s) { return bge_py::bits_list(s.legal_bits()); })
-        .def("apply",
-             [](State& s, nb::handle action) {
-                 int a;
-                 if (!action_index(action, &a) || !s.is_legal(a)) {
-                     throw std::invalid_argument("action is not legal in this position");
-                 }
-                 s.apply(a);
-             },
-             nb::arg("action").none())
-        .def("try_apply",
-             [](State& s, nb::handle action) {
-                 int a;
-                 if (!action_index(action, &a) || !s.is_legal(a)) return false;
-                 s.apply(a);
-                 return true;
-             },
-             nb::arg("action").none(), "apply(action) if it is legal; whether it was")
-        .def("phase_name", [](const State& s) { return s.phase_name(); })
-        .def("clone", [](const State& s) { return State(s); })
-        .def("scores",
-             [](const State& s) {
-                 const auto scores = s.scores();
-                 nb::list out;
-                 for (int p = 0; p < s.num_players; ++p) out.append(scores[static_cast<size_t>(p)]);
-                 return out;
-             })
-        .def("observation",
-             [](const State& s, nb::handle seat) {
-                 const int p = checked_seat(s, seat);
-                 float* data;
-                 auto array = bge_py::new_array<float>(cc::kObservationSize, &data);
-                 s.observation(p, data);
-                 return array;
-             },
-             nb::arg("seat").none())
-        .def("view_fields",
-             [](const State& s, nb::handle seat) { return view_fields(s, checked_seat(s, seat)); },
-             nb::arg("seat").none())
-        .def("to_dict", &to_dict)
-        .def("playout",
-             [](State& s, nb::handle seed, nb::handle depth) {
-                 int64_t d;
-                 if (!read_int64(depth.ptr(), &d) || d < 0) {
-                     throw std::invalid_argument("depth: not an int >= 0");
-                 }
-                 get_seed(seed, "seed");  // checked: an int in 0 .. 2**128 - 1
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(bge_py::seed_words(seed));
-                 return s.playout(rng, d);
-             },
-             nb::arg("seed").none(), nb::arg("depth").none())
-        // -- the heuristic and the determinizer (agents/heuristic/cornucopia.py, sample.py) --
-        .def("heuristic_action",
-             [](const State& s, nb::handle seat, bge::Pcg64& rng) {
-                 return cc::heuristic_action(s, deciding_seat(s, seat), rng);
-             },
-             nb::arg("seat").none(), nb::arg("rng"),
-             "the reference HeuristicAgent's move for seat (the seat to decide), drawing from rng")
-        .def("turn_outlook",
-             [](const State& s, nb::handle seat) {
-                 const cc::TurnOutlook o =
-                     cc::turn_outlook(s, bge_py::seat_of(seat, s.num_players));
-                 return nb::make_tuple(o.value, o.p);
-             },
-             nb::arg("seat").none(),
-             "HeuristicAgent.turn_outlook(view(seat)): (value, p) of the turn about to start")
-        .def("heuristic_playout",
-             [](State& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
-                 int64_t d;
-                 if (!read_int64(depth.ptr(), &d) || d < 0) {
-                     throw std::invalid_argument("depth: not an int >= 0");
-                 }
-                 const double e = get_epsilon(epsilon);
-                 get_seed(seed, "seed");  // checked: an int in 0 .. 2**128 - 1
-                 bge::Pcg64 rng = bge::Pcg64::from_entropy(bge_py::seed_words(seed));
-                 return cc::heuristic_playout(s, rng, d, e);
-             },
-             nb::arg("seed").none(), nb::arg("depth").none(), nb::arg("epsilon").none(),
-             "plays the heuristic (a random move with probability epsilon) in place; the "
-             "decisions played")
-        .def("sample",
-             [](const State& s, nb::handle seat, bge::Pcg64& rng) {
-                 return cc::sample(s, bge_py::seat_of(seat, s.num_players), rng);
-             },
-             nb::arg("seat").none(), nb::arg("rng"),
-             "rules.sample_state(view(seat), rng): a full position consistent with the view")
-        .def("leaf_values",
-             [](const State& s) {
-                 double values[cc::kMaxPlayers];
-                 cc::leaf_values(s, values);
-                 nb::list out;
-                 for (int p = 0; p < s.num_players; ++p) out.append(values[p]);
-                 return out;
-             },
-             "leaf_evaluator('cornucopia')(state): per seat, a value in [-1, 1]");
-    bge_py::bind_vec_env<CornucopiaVec>(m.attr("CornucopiaState"));
-}
+BGE_REGISTER_GAME(CornucopiaTraits, 2);

@@ -1,6 +1,9 @@
 // Tahiti's Python face: TahitiState, the contract of boardgame_envs/core/native_state.py over
-// bge::tahiti::State. Every value from Python is checked here (seats, actions of any size,
-// options, every field of a snapshot) before the engine sees it; the engine throws nothing else.
+// bge::tahiti::State. What is the game's own lives here: its traits (bindings/bind_game.h binds
+// the rest, as for every game), new_state's options, the snapshot both ways, the View's fields
+// (with their caches) and its readers' messages. Every value from Python is checked here
+// (seats, actions of any size, options, every field of a snapshot) before the engine sees it;
+// the engine throws nothing else.
 #include <Python.h>
 
 #include <nanobind/nanobind.h>
@@ -12,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "bindings/bind_game.h"
 #include "bindings/common.h"
-#include "bindings/vec_env.h"
 #include "games/tahiti/heuristic.h"
 #include "games/tahiti/sample.h"
 #include "games/tahiti/state.h"
@@ -195,18 +198,6 @@ double read_epsilon(nb::handle epsilon) {
     return x;
 }
 
-// The seat to decide, given as `seat` (seat_of: TypeError for a non-int, IndexError for no
-// seat), else ValueError: the game is over, or another seat decides.
-int deciding_seat(const State& state, nb::handle seat) {
-    const int checked = bge_py::seat_of(seat, state.num_players);
-    if (state.is_terminal()) invalid("the game is over");
-    if (checked != state.current_player()) {
-        invalid("seat " + std::to_string(checked) + " is not the seat to decide (" +
-                std::to_string(state.current_player()) + ")");
-    }
-    return checked;
-}
-
 // -- values to Python ---------------------------------------------------------------------------
 using bge_py::int_list;
 using bge_py::int_tuple;
@@ -259,19 +250,11 @@ struct TahitiState {
         return board_view;
     }
 
-    void check_action(nb::handle value) const {
-        const int action = action_index(value);
-        if (action < 0 || !state.is_legal(action)) {
-            const std::string text = nb::cast<std::string>(nb::repr(value));
-            invalid("action " + text + " is not legal in phase " + state.phase_name());
-        }
-    }
-
     nb::dict to_dict() const {
         const State& s = state;
         nb::dict out;
         out["game"] = "tahiti";
-        out["version"] = 1;
+        out["version"] = VERSION;
         out["num_players"] = s.num_players;
         nb::dict config;
         config["max_rounds"] = s.max_rounds;
@@ -358,7 +341,7 @@ struct TahitiState {
         if (PyDict_Size(data.ptr()) != NUM_FIELDS) invalid("a snapshot has 29 fields");
         const std::string game = read_str(field_of(data, "game"), "game");
         if (game != "tahiti") invalid("snapshot is of game " + game + ", not tahiti");
-        read_int(field_of(data, "version"), "version", 1, 1);
+        read_int(field_of(data, "version"), "version", VERSION, VERSION);
         const int n = static_cast<int>(read_int(field_of(data, "num_players"), "num_players", 2, 4));
         const nb::handle config = field_of(data, "config");
         if (PyDict_Size(config.ptr()) != 1) invalid("config: names max_rounds only");
@@ -557,168 +540,106 @@ struct TahitiState {
     }
 };
 
-// What the batched env (core/vec_env.h) needs of the game.
-struct TahitiVec {
+// The game's traits: bindings/bind_game.h binds TahitiState (a State with the views' caches)
+// and its VecEnv from them.
+struct TahitiTraits : bge_py::GameTraits<TahitiTraits> {
+    static constexpr const char* kGameName = "tahiti";
+    static constexpr const char* kClassName = "TahitiState";
+    static constexpr const char* kClassDoc = "A position of Tahiti (the compiled engine)";
     using State = bge::tahiti::State;
     using PyState = TahitiState;
     static constexpr int kNumActions = NUM_ACTIONS;
     static constexpr int kObservationSize = OBSERVATION_SIZE;
     static constexpr int kMinPlayers = 2;
     static constexpr int kMaxPlayers = 4;
-    static void mask(const State& s, uint8_t* out) { s.legal_mask(out); }
-    static void encode(const State& s, int seat, float* out) { encode_observation(s, seat, out); }
-    static bool truncated(const State& s) { return s.truncated; }
-    static int heuristic(const State& s, int seat, Pcg64& rng) {
-        return heuristic_action(s, seat, rng);
-    }
-    static int num_players(const State& s) { return s.num_players; }
     static constexpr bool kLowerScoreWins = false;
-    static void scores(const State& s, double* out) {
-        int values[4];
-        s.scores(values);
-        for (int p = 0; p < s.num_players; ++p) out[p] = static_cast<double>(values[p]);
-    }
-    static void score_keys(const State& s, double* out) { scores(s, out); }
+
     static const State& unwrap(const PyState& s) { return s.state; }
+    static State& unwrap(PyState& s) { return s.state; }
     static PyState wrap(const State& s) {
         PyState out;
         out.state = s;
         return out;
     }
+
+    static int num_players(const State& s) { return s.num_players; }
+    static bool truncated(const State& s) { return s.truncated; }
+    static void mask(const State& s, uint8_t* out) { s.legal_mask(out); }
+    static void encode(const State& s, int seat, float* out) { encode_observation(s, seat, out); }
+    static void scores(const State& s, double* out) {
+        int values[4];
+        s.scores(values);
+        for (int p = 0; p < s.num_players; ++p) out[p] = static_cast<double>(values[p]);
+    }
+    static void scores_known_to(const State& s, int seat, double* out) {
+        int values[4];
+        s.scores_known_to(seat, values);
+        for (int p = 0; p < s.num_players; ++p) out[p] = static_cast<double>(values[p]);
+    }
+    static int64_t playout(State& s, Pcg64& rng, int64_t depth) {
+        return s.playout(rng, static_cast<int>(depth));
+    }
+    static int heuristic(const State& s, int seat, Pcg64& rng) {
+        return heuristic_action(s, seat, rng);
+    }
+    static int64_t heuristic_playout(State& s, Pcg64& rng, int64_t depth, double epsilon) {
+        return bge::tahiti::heuristic_playout(s, rng, static_cast<int>(depth), epsilon);
+    }
+    static State sample(const State& s, int seat, Pcg64& rng) { return sample_state(s, seat, rng); }
+    static void leaf_values(const State& s, double* out) { bge::tahiti::leaf_values(s, out); }
+    static nb::dict to_dict(const PyState& s) { return s.to_dict(); }
+
+    // Tahiti's own readers and messages (tests/native/test_tahiti*.py)
+    static int applied_action(const State& s, nb::handle action) {
+        const int a = action_index(action);
+        if (a < 0 || !s.is_legal(a)) {
+            const std::string text = nb::cast<std::string>(nb::repr(action));
+            invalid("action " + text + " is not legal in phase " + s.phase_name());
+        }
+        return a;
+    }
+    static int observed_seat(const State& s, nb::handle seat) {
+        return read_seat(seat, s.num_players);
+    }
+    static Pcg64 playout_rng(nb::handle seed) { return rng_from_seed(seed); }
+    static int64_t depth(nb::handle value) { return read_depth(value); }
+    static double epsilon(nb::handle value) { return read_epsilon(value); }
+
+    static void bind_extras(nb::class_<TahitiState>& cls) {
+        cls.def_static(
+               "new_state",
+               [](nb::handle num_players, nb::handle seed, nb::handle max_rounds) {
+                   const int n = static_cast<int>(read_int(num_players, "num_players", 2, 4));
+                   const int rounds = static_cast<int>(
+                       read_int(max_rounds, "max_rounds", 1, MAX_ROUNDS_LIMIT));
+                   const Pcg64 rng = rng_from_seed(seed);
+                   TahitiState out;
+                   out.state = State::new_game(n, rounds, rng);
+                   return out;
+               },
+               nb::arg("num_players").none(), nb::arg("seed").none(),
+               nb::arg("max_rounds").none() = 1000, "a new game: default_rng(seed) deals it")
+            .def_static("from_dict", &TahitiState::from_dict, nb::arg("data").none(),
+                        "a position from State.to_dict(), every value checked")
+            .def(
+                "view_fields",
+                [](TahitiState& s, nb::handle seat) {
+                    return s.view_fields(read_seat(seat, s.state.num_players));
+                },
+                nb::arg("seat").none())
+            .def(
+                "scores_known_to",
+                [](const TahitiState& s, nb::handle seat) {
+                    double values[4];
+                    scores_known_to(s.state, bge_py::seat_of(seat, s.state.num_players), values);
+                    return bge_py::float_list(values, s.state.num_players);
+                },
+                nb::arg("seat").none(),
+                "State.scores_known_to(seat): the scores, another seat's favourite bonus left "
+                "out until the game is over");
+    }
 };
 
 }  // namespace
 
-void bind_tahiti(nb::module_& m) {
-    nb::class_<TahitiState>(m, "TahitiState", "A position of Tahiti (the compiled engine)")
-        .def_static(
-            "new_state",
-            [](nb::handle num_players, nb::handle seed, nb::handle max_rounds) {
-                const int n = static_cast<int>(read_int(num_players, "num_players", 2, 4));
-                const int rounds =
-                    static_cast<int>(read_int(max_rounds, "max_rounds", 1, MAX_ROUNDS_LIMIT));
-                const Pcg64 rng = rng_from_seed(seed);
-                TahitiState out;
-                out.state = State::new_game(n, rounds, rng);
-                return out;
-            },
-            nb::arg("num_players").none(), nb::arg("seed").none(),
-            nb::arg("max_rounds").none() = 1000,
-            "a new game: default_rng(seed) deals it")
-        .def_prop_ro("num_players", [](const TahitiState& s) { return s.state.num_players; })
-        .def_prop_ro("current_player", [](const TahitiState& s) { return s.state.current_player(); })
-        .def_prop_ro("truncated", [](const TahitiState& s) { return s.state.truncated; })
-        .def("is_terminal", [](const TahitiState& s) { return s.state.is_terminal(); })
-        .def("is_legal",
-             [](const TahitiState& s, nb::handle action) {
-                 const int a = action_index(action);
-                 return a >= 0 && s.state.is_legal(a);
-             },
-             nb::arg("action").none())
-        .def("legal_mask",
-             [](const TahitiState& s) {
-                 uint8_t mask[NUM_ACTIONS];
-                 s.state.legal_mask(mask);
-                 return bge_py::bool_array(mask, NUM_ACTIONS);
-             })
-        .def("legal_actions",
-             [](const TahitiState& s) {
-                 const ActionList legal = s.state.legal_actions();
-                 return int_list(legal.actions, legal.size);
-             })
-        .def("apply",
-             [](TahitiState& s, nb::handle action) {
-                 s.check_action(action);
-                 s.state.apply(action_index(action));
-             },
-             nb::arg("action").none())
-        .def("try_apply",
-             [](TahitiState& s, nb::handle action) {
-                 const int a = action_index(action);
-                 if (a < 0 || !s.state.is_legal(a)) return false;
-                 s.state.apply(a);
-                 return true;
-             },
-             nb::arg("action").none(), "apply(action) if it is a legal int; whether it was")
-        .def("phase_name", [](const TahitiState& s) { return std::string(s.state.phase_name()); })
-        .def("clone", [](const TahitiState& s) { return TahitiState(s); })
-        .def("scores",
-             [](const TahitiState& s) {
-                 int scores[4];
-                 s.state.scores(scores);
-                 nb::list out;
-                 for (int i = 0; i < s.state.num_players; ++i) {
-                     out.append(static_cast<double>(scores[i]));
-                 }
-                 return out;
-             })
-        .def("observation",
-             [](const TahitiState& s, nb::handle seat) {
-                 const int checked = read_seat(seat, s.state.num_players);
-                 float* data;
-                 auto array = bge_py::new_array<float>(OBSERVATION_SIZE, &data);
-                 encode_observation(s.state, checked, data);
-                 return array;
-             },
-             nb::arg("seat").none())
-        .def("view_fields",
-             [](TahitiState& s, nb::handle seat) {
-                 return s.view_fields(read_seat(seat, s.state.num_players));
-             },
-             nb::arg("seat").none())
-        .def("to_dict", &TahitiState::to_dict)
-        .def_static("from_dict", &TahitiState::from_dict, nb::arg("data").none(),
-                    "a position from State.to_dict(), every value checked")
-        .def(
-            "playout",
-            [](TahitiState& s, nb::handle seed, nb::handle depth) {
-                Pcg64 moves = rng_from_seed(seed);
-                const int d = read_depth(depth);
-                nb::gil_scoped_release release;
-                return s.state.playout(moves, d);
-            },
-            nb::arg("seed").none(), nb::arg("depth").none() = 0,
-            "random legal moves from default_rng(seed) (State.playout); the decisions played")
-        // -- the heuristic (agents/heuristic/tahiti.py), its playouts, the determinizer ------
-        .def(
-            "heuristic_action",
-            [](const TahitiState& s, nb::handle seat, Pcg64& rng) {
-                return heuristic_action(s.state, deciding_seat(s.state, seat), rng);
-            },
-            nb::arg("seat").none(), nb::arg("rng"),
-            "the reference HeuristicAgent's action for seat, the seat to decide; rng (a Pcg64, "
-            "the agent's generator) is advanced as the agent's would be (Tahiti's draws nothing)")
-        .def(
-            "heuristic_playout",
-            [](TahitiState& s, nb::handle seed, nb::handle depth, nb::handle epsilon) {
-                Pcg64 rng = rng_from_seed(seed);
-                const int d = read_depth(depth);
-                const double e = read_epsilon(epsilon);
-                nb::gil_scoped_release release;
-                return heuristic_playout(s.state, rng, d, e);
-            },
-            nb::arg("seed").none(), nb::arg("depth").none() = 0, nb::arg("epsilon").none() = 0.0,
-            "the heuristic plays every seat from default_rng(seed), a random move instead with "
-            "probability epsilon, to the end or for depth decisions; the decisions played")
-        .def(
-            "sample",
-            [](const TahitiState& s, nb::handle seat, Pcg64& rng) {
-                TahitiState out;
-                out.state = sample_state(s.state, bge_py::seat_of(seat, s.state.num_players), rng);
-                return out;
-            },
-            nb::arg("seat").none(), nb::arg("rng"),
-            "a determinization of seat's view (rules.sample_state), drawn from rng (a Pcg64, "
-            "advanced in place) as the Python determinizer draws from its Generator")
-        .def(
-            "leaf_values",
-            [](const TahitiState& s) {
-                double values[4];
-                leaf_values(s.state, values);
-                nb::list out;
-                for (int i = 0; i < s.state.num_players; ++i) out.append(values[i]);
-                return out;
-            },
-            "leaf_evaluator('tahiti')(state) of agents/leaf_values.py: per seat, in [-1, 1]");
-    bge_py::bind_vec_env<TahitiVec>(m.attr("TahitiState"));
-}
+BGE_REGISTER_GAME(TahitiTraits, 4);
