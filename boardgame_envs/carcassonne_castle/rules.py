@@ -100,7 +100,6 @@ from boardgame_envs.carcassonne_castle.data import (
     WALL_TILES,
     tile_index,
 )
-from boardgame_envs.carcassonne_castle.sample import sample_state as _sample_state
 from boardgame_envs.core.rules import (
     InvalidConfigError,
     InvalidStateError,
@@ -180,6 +179,7 @@ class CarcassonneCastleRules(BaseRules):
     phases = PHASES
     encoding_module = "boardgame_envs.carcassonne_castle.encoding"
     render_module = "boardgame_envs.carcassonne_castle.render"
+    sample_module = "boardgame_envs.carcassonne_castle.sample"
     render_modes = ("ansi", "human", "rgb_array")
     score_reward_scale = 1 / 100  # spec §11.3: score differences / 100
     options = {
@@ -223,7 +223,7 @@ class CarcassonneCastleRules(BaseRules):
         drawn from ``rng`` (see :mod:`.sample`)."""
         if not isinstance(view, View):
             raise TypeError(f"not a {self.name} view: {type(view).__name__}")
-        return _sample_state(self, view, rng)
+        return self.sampler(self, view, rng)
 
     def position(
         self,

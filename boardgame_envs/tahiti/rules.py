@@ -213,6 +213,7 @@ class TahitiRules(BaseRules):
     phases = tuple(p for p in PHASES if p != GAME_OVER)
     encoding_module = "boardgame_envs.tahiti.encoding"
     render_module = "boardgame_envs.tahiti.render"
+    sample_module = "boardgame_envs.tahiti.sample"
     render_modes = ("ansi", "human", "rgb_array")
     score_reward_scale = 1 / 30  # spec §11.5
     options = {
@@ -246,9 +247,7 @@ class TahitiRules(BaseRules):
 
     def sample_state(self, view: PlayerView, rng: np.random.Generator) -> State:
         """A determinization of ``view`` (see :mod:`.sample`)."""
-        from boardgame_envs.tahiti.sample import sample_state
-
-        return sample_state(self, view, rng)
+        return self.sampler(self, view, rng)
 
 
 @dataclass(eq=False, slots=True)  # slots: one is built every env step, at half the cost
