@@ -18,8 +18,11 @@ loads one on a GPU.
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import importlib.resources
 import re
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -167,12 +170,54 @@ def load_model(path: Any, device: str = "cpu", **kwargs: Any) -> Any:
     from sb3_contrib import MaskablePPO
 
     try:
-        return MaskablePPO.load(path, device=device, **kwargs)
+        with earlier_module_paths():
+            return MaskablePPO.load(path, device=device, **kwargs)
     except UNREADABLE_MODEL_ERRORS as error:
         raise InvalidConfigError(
             f"{str(path)!r} is not a readable saved MaskablePPO model ({error}); give a "
             "model .zip written by train_ppo or a run directory that holds model.zip"
         ) from error
+
+
+#: The library's packages under the names that models saved by earlier versions give them
+#: (``agents.hinted.HintedPolicy``, ``training.rollout_buffer...``: they were top-level
+#: packages then).
+EARLIER_PACKAGES = {"agents": "boardgame_envs.agents", "training": "boardgame_envs.training"}
+
+
+class _EarlierPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``agents.x`` as ``boardgame_envs.agents.x`` (and ``training`` likewise)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        top, _, rest = fullname.partition(".")
+        if top not in EARLIER_PACKAGES:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec: Any) -> Any:
+        top, dot, rest = spec.name.partition(".")
+        return importlib.import_module(EARLIER_PACKAGES[top] + dot + rest)
+
+    def exec_module(self, module: Any) -> None:
+        pass
+
+
+@contextmanager
+def earlier_module_paths() -> Iterator[None]:
+    """While unpickling a saved model, the class paths of earlier versions lead to the
+    library's modules, never to a user's own ``agents`` or ``training`` package (which is
+    set aside meanwhile and put back after)."""
+    names = [n for n in sys.modules if n.partition(".")[0] in EARLIER_PACKAGES]
+    users = {n: sys.modules.pop(n) for n in names}
+    finder = _EarlierPaths()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        for name in [n for n in sys.modules if n.partition(".")[0] in EARLIER_PACKAGES]:
+            del sys.modules[name]
+        sys.modules.update(users)
 
 
 # -- the shipped policies --------------------------------------------------------------------
