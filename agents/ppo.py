@@ -18,8 +18,7 @@ loads one on a GPU.
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
+import importlib
 import importlib.resources
 import re
 import sys
@@ -181,43 +180,46 @@ def load_model(path: Any, device: str = "cpu", **kwargs: Any) -> Any:
 
 #: The library's packages under the names that models saved by earlier versions give them
 #: (``agents.hinted.HintedPolicy``, ``training.rollout_buffer...``: they were top-level
-#: packages then).
+#: packages then), old name -> new.
 EARLIER_PACKAGES = {"agents": "boardgame_envs.agents", "training": "boardgame_envs.training"}
 
 
-class _EarlierPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds ``agents.x`` as ``boardgame_envs.agents.x`` (and ``training`` likewise)."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        top, _, rest = fullname.partition(".")
-        if top not in EARLIER_PACKAGES:
-            return None
-        return importlib.machinery.ModuleSpec(fullname, self)
-
-    def create_module(self, spec: Any) -> Any:
-        top, dot, rest = spec.name.partition(".")
-        return importlib.import_module(EARLIER_PACKAGES[top] + dot + rest)
-
-    def exec_module(self, module: Any) -> None:
-        pass
+#: The modules whose classes saved models name (the learned agents' policies and networks,
+#: PPO's rollout buffer).
+SAVED_CLASS_MODULES = (
+    "boardgame_envs.agents.hinted",
+    "boardgame_envs.agents.networks",
+    "boardgame_envs.training.rollout_buffer",
+)
 
 
 @contextmanager
 def earlier_module_paths() -> Iterator[None]:
     """While unpickling a saved model, the class paths of earlier versions lead to the
-    library's modules, never to a user's own ``agents`` or ``training`` package (which is
-    set aside meanwhile and put back after)."""
-    names = [n for n in sys.modules if n.partition(".")[0] in EARLIER_PACKAGES]
-    users = {n: sys.modules.pop(n) for n in names}
-    finder = _EarlierPaths()
-    sys.meta_path.insert(0, finder)
+    library's modules (``agents.hinted`` is ``boardgame_envs.agents.hinted``), never to a
+    user's own ``agents`` or ``training`` package, which is set aside meanwhile and put
+    back after. The aliases are plain entries of ``sys.modules``: the modules themselves
+    are left as they are."""
+    for name in SAVED_CLASS_MODULES:
+        importlib.import_module(name)
+    earlier = {v: k for k, v in EARLIER_PACKAGES.items()}
+    aliases = {}
+    for name, module in list(sys.modules.items()):
+        for new, old in earlier.items():
+            if name == new or name.startswith(new + "."):
+                aliases[old + name[len(new) :]] = module
+    users = {n: sys.modules.pop(n) for n in list(sys.modules) if _is_earlier(n)}
+    sys.modules.update(aliases)
     try:
         yield
     finally:
-        sys.meta_path.remove(finder)
-        for name in [n for n in sys.modules if n.partition(".")[0] in EARLIER_PACKAGES]:
+        for name in [n for n in sys.modules if _is_earlier(n)]:
             del sys.modules[name]
         sys.modules.update(users)
+
+
+def _is_earlier(name: str) -> bool:
+    return name.partition(".")[0] in EARLIER_PACKAGES
 
 
 # -- the shipped policies --------------------------------------------------------------------
