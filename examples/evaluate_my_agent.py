@@ -1,6 +1,6 @@
 """Evaluate your own agent against the shipped ones, from Python.
 
-What it shows: ``boardgame_envs.training.evaluate.evaluate``, the Python face of ``boardgame-envs
+What it shows: ``boardgame_envs.training.evaluation.evaluate``, the Python face of ``boardgame-envs
 eval``. Your agents (``my_agent.py``: ``GreedyAgent`` and ``FirstLegal``) and the shipped ones
 (``heuristic``, ``random``) play a tournament: every pair of agents plays ``--games``
 games, seats rotated and game g dealt from ``seed + g`` in every pairing. It prints the
@@ -19,7 +19,7 @@ Run it with
 import argparse
 from pathlib import Path
 
-from boardgame_envs.training.evaluate import evaluate, markdown_table
+from boardgame_envs.training.evaluation import evaluate, markdown_table
 
 MY_AGENTS = Path(__file__).resolve().parent / "my_agent.py"
 

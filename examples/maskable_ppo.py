@@ -4,7 +4,7 @@ What it shows: the registered Gymnasium id, an env whose other seats are played 
 heuristic inside ``step()``, MaskablePPO reading the legal-action mask through
 ``env.action_masks()``, saving the model, and evaluating the trained policy as an agent
 (``agents.PPOAgent``) against the heuristic and random play with
-``boardgame_envs.training.evaluate.evaluate``, the function behind ``boardgame-envs eval``. The
+``boardgame_envs.training.evaluation.evaluate``, the function behind ``boardgame-envs eval``. The
 saved model plays in every command, e.g.
 
     boardgame-envs eval --game factors_multiples --agents ppo:runs/maskable_ppo.zip,heuristic
@@ -24,7 +24,7 @@ from pathlib import Path
 import gymnasium
 import torch
 from boardgame_envs.agents import PPOAgent
-from boardgame_envs.training.evaluate import evaluate, markdown_table
+from boardgame_envs.training.evaluation import evaluate, markdown_table
 from sb3_contrib import MaskablePPO
 
 import boardgame_envs

@@ -11,8 +11,8 @@ Every command that takes an agent takes these by file and name, for example::
     boardgame-envs eval --game wasabi --agents examples/my_agent.py:GreedyAgent,heuristic
     boardgame-envs play wasabi --vs examples/my_agent.py:GreedyAgent
 
-and so does ``boardgame_envs.training.evaluate.evaluate`` (see ``evaluate_my_agent.py``). This file
-is a module to import, not a script: it runs nothing itself.
+and so does ``boardgame_envs.training.evaluation.evaluate`` (see ``evaluate_my_agent.py``).
+This file is a module to import, not a script: it runs nothing itself.
 """
 
 import numpy as np

@@ -6,7 +6,7 @@ Here that object is a pool of the learner's past selves: it starts with a random
 and after each generation of training a frozen copy of the policy joins it
 (``agents.PPOAgent`` around the copied model, sampling its moves so the games vary). After
 each generation the learner is measured against random play and the heuristic with
-``boardgame_envs.training.evaluate.evaluate``, and at the end against its first generation too.
+``boardgame_envs.training.evaluation.evaluate``, and at the end against its first generation too.
 ``boardgame-envs train --opponent self-play=0.6,heuristic=0.2,random=0.2`` is the full
 version (snapshots on disk, a weighted mix with fixed opponents, batched envs).
 
@@ -21,7 +21,7 @@ import gymnasium
 import numpy as np
 import torch
 from boardgame_envs.agents import PPOAgent, RandomAgent
-from boardgame_envs.training.evaluate import evaluate, markdown_table
+from boardgame_envs.training.evaluation import evaluate, markdown_table
 from sb3_contrib import MaskablePPO
 
 import boardgame_envs

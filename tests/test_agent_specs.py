@@ -1,7 +1,8 @@
 """Your own agent everywhere: ``module.path:attr`` and ``path/to/file.py:attr`` specs in
 ``make_agent``, ``eval`` (with worker processes, from another folder, on Ray), ``league``,
-``play --vs``, ``train --opponent`` and the :func:`boardgame_envs.training.evaluation.tournament.evaluate` API;
-game records saved with ``--save-games``; clear errors for specs that name nothing usable."""
+``play --vs``, ``train --opponent`` and the :func:`boardgame_envs.training.evaluation.evaluate`
+API; game records saved with ``--save-games``; clear errors for specs that name nothing
+usable."""
 
 from __future__ import annotations
 
@@ -16,11 +17,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 from boardgame_envs.agents.base import Agent, ProtocolAgent
-from boardgame_envs.agents.specs import AGENT_KINDS, load_user_agent, make_agent, resolve_agent_spec, split_agent_specs
-from boardgame_envs.training import league, opponents, train_ppo
-from boardgame_envs.training.cli.commands import main as cli_main
-from boardgame_envs.training.cli.commands import play
+from boardgame_envs.agents.specs import (
+    AGENT_KINDS,
+    load_user_agent,
+    make_agent,
+    resolve_agent_spec,
+    split_agent_specs,
+)
+from boardgame_envs.training import opponents
+from boardgame_envs.training.cli import main as cli_main
+from boardgame_envs.training.cli.play import play
+from boardgame_envs.training.evaluation import league
 from boardgame_envs.training.evaluation.tournament import evaluate, markdown_table
+from boardgame_envs.training.ppo import train as train_ppo
 from boardgame_envs.training.records.game_records import load_record, replay_states
 
 from boardgame_envs.core.rules import InvalidConfigError

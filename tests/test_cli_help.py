@@ -3,10 +3,11 @@ newcomer needs (every kind of agent; what makes a search table reproducible)."""
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
-from boardgame_envs.training import cli
+from boardgame_envs.training.cli import commands as cli
 
 
 def help_text(argv: list[str], capsys) -> str:
@@ -48,8 +49,7 @@ def test_every_command_has_a_whole_summary(capsys):
 @pytest.mark.parametrize("command", ["train", "eval", "league", "leaderboard", "bench", "demo"])
 def test_each_command_opens_with_its_modules_first_paragraph(command, capsys):
     text = " ".join(help_text([command], capsys).split())
-    module = {"train": "train_ppo", "eval": "evaluate"}.get(command, command)
-    doc = __import__(f"training.{module}", fromlist=["__doc__"]).__doc__
+    doc = importlib.import_module(cli.COMMAND_MODULES[command]).__doc__
     assert " ".join(doc.strip().split("\n\n")[0].split()) in text
 
 

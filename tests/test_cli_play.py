@@ -13,12 +13,14 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
-from boardgame_envs.training import cli
-from boardgame_envs.training.cli import _ask_action, _cornucopia_turn_report, _menu_lines, play
-from boardgame_envs.training.replay import Narrator, describe_move
+from boardgame_envs.training.cli import play as play_module
+from boardgame_envs.training.cli.play import _ask_action, _menu_lines, play
+from boardgame_envs.training.records.narration import describe_move
+from boardgame_envs.training.records.replay import Narrator
 
 from boardgame_envs.carcassonne_castle import render as carcassonne_render
 from boardgame_envs.carcassonne_castle.castle import GRID_H, GRID_W
+from boardgame_envs.cornucopia.render import turn_report
 from boardgame_envs.cornucopia.rules import NO, YES, bet_action, bid_action, place_action
 from boardgame_envs.registry import GAMES, game_info, make_rules
 from boardgame_envs.tahiti.data import GOODS_NAMES, ISLAND_SLOTS, TILE_IDS
@@ -186,7 +188,7 @@ def _cornucopia_turn(baskets: str, chips, card: str, bet: tuple[int, int], move)
     state.apply(bet_action(*bet))
     before = state.view(0)
     state.apply(state.legal_actions()[0] if move is None else move)
-    return _cornucopia_turn_report(before, state.view(0), 0)
+    return turn_report(before, state.view(0), 0)
 
 
 def test_cornucopia_reports_how_your_own_turn_ended():
@@ -487,7 +489,7 @@ def test_factors_and_multiples_face_down_discards_do_not_show_the_card(monkeypat
         described.append((len(state.legal_actions()), state.describe_action(action), text))
         return text
 
-    monkeypatch.setattr(cli, "describe_move", spy)
+    monkeypatch.setattr(play_module, "describe_move", spy)
     read, out = _answers(lambda i, text: "1")
     assert play("factors_multiples", "heuristic", seat=0, seed=8, read=read, out=out)
     lines = out.getvalue().splitlines()

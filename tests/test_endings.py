@@ -1,11 +1,28 @@
-"""boardgame_envs.training.endings: agents finishing the same endings."""
+"""scripts/endings.py: agents finishing the same endings."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
 import pytest
-from boardgame_envs.training import endings
 
 from boardgame_envs.core.rules import InvalidConfigError
+
+
+def _script(name: str) -> ModuleType:
+    """``scripts/<name>.py``, a study outside the package, imported by its path."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look a class's module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+endings = _script("endings")
 
 
 def _outcome(ending: endings.Ending) -> tuple:

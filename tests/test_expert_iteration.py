@@ -1,4 +1,4 @@
-"""Expert iteration (training/expert_iteration.py) on tiny budgets: every game runs end to
+"""Expert iteration (training/exit/) on tiny budgets: every game runs end to
 end and leaves a network that plays, a resumed run reaches the same weights, the samples do
 not depend on the number of workers, and bad arguments are refused clearly."""
 
@@ -13,10 +13,10 @@ import torch
 from boardgame_envs.agents import make_agent
 from boardgame_envs.agents.policy_value import load_net
 from boardgame_envs.training import cli, opponents
-from boardgame_envs.training import expert_iteration as exit_
-from boardgame_envs.training.evaluate import play_game
-from boardgame_envs.training.exit_checkpoints import RunState
-from boardgame_envs.training.labelled_games import (
+from boardgame_envs.training.evaluation.tournament import play_game
+from boardgame_envs.training.exit import train as exit_
+from boardgame_envs.training.exit.checkpoints import RunState
+from boardgame_envs.training.exit.labelled_games import (
     GameTask,
     net_bytes,
     play_and_label,
@@ -27,6 +27,9 @@ from boardgame_envs.training.parallel import run_tasks
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
 
 #: The cheapest search of every game: a few tree iterations, no paired checks.
+#: The game every command line here names (``--game`` has no default).
+ON_A_GAME = ("--game", "factors_multiples")
+
 TINY_SEARCH = "ismcts:seconds=0,iterations=4,verify=0,late=0,mid=0"
 
 
@@ -291,7 +294,7 @@ def test_a_weight_that_is_no_number_is_refused_alike_by_both_algorithms():
 )
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     with pytest.raises(SystemExit) as stopped:
-        cli.main(["train", "--algo", "exit", *argv])
+        cli.main(["train", *ON_A_GAME, "--algo", "exit", *argv])
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err
 
@@ -308,7 +311,9 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     ],
 )
 def test_bad_agents_are_refused_before_a_run_directory_is_made(tmp_path, capsys, argv, message):
-    code = cli.main(["train", "--algo=exit", "--out-dir", str(tmp_path), "--hidden", "8", *argv])
+    code = cli.main(
+        ["train", *ON_A_GAME, "--algo=exit", "--out-dir", str(tmp_path), "--hidden", "8", *argv]
+    )
     assert code == 2
     assert message in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
@@ -316,15 +321,17 @@ def test_bad_agents_are_refused_before_a_run_directory_is_made(tmp_path, capsys,
 
 def test_args_check_values_and_resume_needs_a_run(tmp_path):
     with pytest.raises(InvalidConfigError, match="--window 0 is not allowed"):
-        exit_.Args(window=0)
+        exit_.Args(game="factors_multiples", window=0)
     with pytest.raises(InvalidConfigError, match="no config.json"):
         exit_.main(exit_.Args(resume=str(tmp_path), progress=False))
-    assert dataclasses.asdict(exit_.with_recipe(exit_.Args()))["search"] == "ismcts:seconds=0"
+    assert dataclasses.asdict(exit_.with_recipe(exit_.Args(game="factors_multiples")))[
+        "search"
+    ] == ("ismcts:seconds=0")
 
 
 def test_train_keeps_ppo_as_its_default_algorithm(capsys):
     # --algo ppo (or none) reaches MaskablePPO's own options and checks.
-    assert cli.main(["train", "--algo", "ppo", "--timesteps", "0"]) == 2
+    assert cli.main(["train", *ON_A_GAME, "--algo", "ppo", "--timesteps", "0"]) == 2
     assert "--timesteps 0 is not allowed" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stopped:
         cli.main(["train", "--algo", "dqn"])

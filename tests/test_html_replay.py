@@ -1,4 +1,4 @@
-"""The HTML replay viewer (training/html_replay.py) without a browser, and the pictures it
+"""The HTML replay viewer (training/records/html_replay.py) without a browser, and the pictures it
 shows: the page is one file that needs nothing from the network, it holds every frame of
 the game from every view, a frame rebuilt from the page is the game's own picture, and a
 seat's frames show only what that seat could see. tests/test_html_viewer_browser.py runs
@@ -15,8 +15,8 @@ import zlib
 import numpy as np
 import pytest
 from boardgame_envs.agents.specs import make_agent
-from boardgame_envs.training.records.html_replay import render_html, viewer_data, write_html
 from boardgame_envs.training.records.game_records import play_recorded_game, replay_states
+from boardgame_envs.training.records.html_replay import render_html, viewer_data, write_html
 
 from boardgame_envs.core import image
 from boardgame_envs.core.rules import InvalidConfigError

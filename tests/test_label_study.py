@@ -1,14 +1,16 @@
-"""The label study: the search's departures from the heuristic, and a network's agreement
-with held-out labels."""
+"""The label study (scripts/label_study.py): the search's departures from the heuristic, and
+a network's agreement with held-out labels."""
 
 import math
 
 import pytest
-from boardgame_envs.training import expert_iteration as exit_
-from boardgame_envs.training import label_study
+from boardgame_envs.training.exit import train as exit_
 
 from boardgame_envs.core.rules import InvalidConfigError
+from tests.test_endings import _script
 from tests.test_expert_iteration import tiny
+
+label_study = _script("label_study")
 
 
 def test_a_search_that_is_the_heuristic_never_departs():

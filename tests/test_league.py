@@ -7,13 +7,16 @@ import json
 import re
 
 import pytest
-from boardgame_envs.training import league
 from boardgame_envs.training.cli import main as cli_main
-from boardgame_envs.training.evaluate import _play_task, _worker_agent
+from boardgame_envs.training.evaluation import league
+from boardgame_envs.training.evaluation.tournament import _play_task, _worker_agent
 from boardgame_envs.training.parallel import WorkerError, connect_ray, run_tasks
 
 from boardgame_envs import GAMES
 from boardgame_envs.core.rules import InvalidConfigError
+
+#: The game every command line here names (``--game`` has no default).
+ON_A_GAME = ("--game", "factors_multiples")
 
 SEARCH = (
     "ismcts:iterations=4,seconds=0,rollout=random,first=0,widen=0,guard=0,verify=0,root=tree,quiet="
@@ -166,7 +169,7 @@ def test_a_failed_league_writes_nothing(tmp_path, monkeypatch):
     ],
 )
 def test_league_command_line_mistakes_exit_2_with_one_line(argv, message, capsys, tmp_path):
-    code = cli_main(["league", "--games", "1", "--out", str(tmp_path / "x"), *argv])
+    code = cli_main(["league", *ON_A_GAME, "--games", "1", "--out", str(tmp_path / "x"), *argv])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert message in err[-1]
@@ -191,7 +194,7 @@ def test_ray_missing_says_how_to_install_it(monkeypatch):
 
 
 def test_the_leaderboard_page_and_the_readme_block(tmp_path):
-    from boardgame_envs.training import leaderboard
+    from boardgame_envs.training.evaluation import leaderboard
 
     readme = tmp_path / "README.md"
     readme.write_text(
@@ -228,7 +231,8 @@ def test_the_leaderboard_page_and_the_readme_block(tmp_path):
 def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_the_same(
     tmp_path, monkeypatch
 ):
-    from boardgame_envs.training import evaluate, leaderboard
+    from boardgame_envs.training.evaluation import leaderboard
+    from boardgame_envs.training.evaluation import tournament as evaluate
 
     def board(out: str) -> leaderboard.Args:
         return leaderboard.Args(
@@ -291,7 +295,7 @@ def without_timings(page: str) -> str:
 
 
 def test_the_play_version_follows_the_code_and_the_models_that_play_the_games(monkeypatch):
-    from boardgame_envs.training import leaderboard
+    from boardgame_envs.training.evaluation import leaderboard
 
     files = {
         "agents/search.py": "1",

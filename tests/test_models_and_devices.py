@@ -11,7 +11,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.agents.ppo import (
     PPOAgent,
     models_folder,
@@ -20,18 +19,25 @@ from boardgame_envs.agents.ppo import (
     shipped_file_name,
     shipped_models,
 )
-from boardgame_envs.training import opponents, ppo_model, train_ppo
-from boardgame_envs.training.cli.commands import main
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
+from boardgame_envs.training import opponents
+from boardgame_envs.training.cli import main
+from boardgame_envs.training.ppo import model as ppo_model
+from boardgame_envs.training.ppo import train as train_ppo
 
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
 
 pytest.importorskip("sb3_contrib")
+
+#: The game every command line here names (``--game`` has no default).
+ON_A_GAME = ("--game", "factors_multiples")
 
 SHIPPED = {*GAMES, "factors_multiples@3p", "tahiti@3p"}
 
 
 def tiny_args(tmp_path: Path, **overrides) -> train_ppo.Args:
     values = dict(
+        game="factors_multiples",
         timesteps=128,
         opponent="random",
         reward="outcome",
@@ -134,10 +140,10 @@ def test_a_shipped_policy_of_another_game_is_refused():
 
 
 def test_ship_writes_where_the_names_find_it(tmp_path, monkeypatch):
-    """``boardgame_envs.training.ppo.ship`` writes into the package's models folder by default, under
-    the name that ``ppo:<game>@<n>p`` reads."""
+    """``boardgame_envs.training.ppo.ship`` writes into the package's models folder by default,
+    under the name that ``ppo:<game>@<n>p`` reads."""
     from boardgame_envs.agents import ppo
-    from boardgame_envs.training import ship
+    from boardgame_envs.training.ppo import ship
 
     folder = tmp_path / "package_models"
     monkeypatch.setattr(ship, "models_folder", lambda: folder)
@@ -219,11 +225,17 @@ def test_a_model_loads_on_the_cpu_unless_told(no_cuda):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["train", "--device", "cuda"], "--device 'cuda' is not available: torch "),
-        (["train", "--device", "cuda:0"], "--device 'cuda:0' is not available"),
-        (["train", "--device", "gpu"], "--device 'gpu' is not allowed; allowed: auto, cpu, cuda"),
+        (["train", *ON_A_GAME, "--device", "cuda"], "--device 'cuda' is not available: torch "),
+        (["train", *ON_A_GAME, "--device", "cuda:0"], "--device 'cuda:0' is not available"),
+        (
+            ["train", *ON_A_GAME, "--device", "gpu"],
+            "--device 'gpu' is not allowed; allowed: auto, cpu, cuda",
+        ),
         (["play", "wasabi", "--vs", "ppo:wasabi,device=cuda"], "device 'cuda' is not available"),
-        (["eval", "--agents", "ppo:wasabi,device=cuda,heuristic"], "device 'cuda' is not avail"),
+        (
+            ["eval", *ON_A_GAME, "--agents", "ppo:wasabi,device=cuda,heuristic"],
+            "device 'cuda' is not avail",
+        ),
     ],
 )
 def test_a_device_torch_does_not_see_is_refused_with_exit_2(
@@ -257,7 +269,7 @@ def test_train_says_its_device_and_leaves_nothing_in_the_temp_folder(
 
 
 def test_cli_train_prints_the_device_first(tmp_path, capsys, no_cuda):
-    assert main(["train", "--timesteps", "64", "--n-envs", "1", "--n-steps", "64",
+    assert main(["train", *ON_A_GAME, "--timesteps", "64", "--n-envs", "1", "--n-steps", "64",
                  "--batch-size", "64", "--net-arch", "16", "--imitate", "", "--opponent",
                  "random", "--eval-every", "0", "--eval-games", "1", "--checkpoint-every",
                  "0", "--out-dir", str(tmp_path), "--no-progress"]) == 0  # fmt: skip
@@ -268,7 +280,13 @@ def test_cli_train_prints_the_device_first(tmp_path, capsys, no_cuda):
 
 def test_a_shipped_policy_plays_through_the_cli_eval(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    argv = ["eval", "--agents", "ppo:factors_multiples,device=cpu,random", "--games", "2"]
+    argv = [
+        "eval",
+        *ON_A_GAME,
+        "--agents",
+        "ppo:factors_multiples,device=cpu,random",
+        "--games",
+        "2",
+    ]
     assert main([*argv, "--no-progress"]) == 0
     assert "ppo:factors_multiples,device=cpu" in capsys.readouterr().out
-

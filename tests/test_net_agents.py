@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 import torch
 from boardgame_envs.agents.base import RandomAgent
-from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.agents.policy_value import (
     MASKED_LOGIT,
     NetAgent,
@@ -24,11 +23,12 @@ from boardgame_envs.agents.policy_value import (
     shipped_nets,
 )
 from boardgame_envs.agents.search_net import (
-    net_search_defaults,
     NetSearchAgent,
+    net_search_defaults,
     search_policy_target,
 )
-from boardgame_envs.training.exit.train import RECIPES
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
+from boardgame_envs.training.exit.recipes import exit_recipe
 
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, make_rules
@@ -56,7 +56,7 @@ def net_files(tmp_path_factory):
         rules = make_rules(game)
         for players in sorted({2, rules.max_players}):
             torch.manual_seed(len(files))
-            hint = RECIPES[game]["hint"]
+            hint = exit_recipe(game)["hint"]
             net = PolicyValueNet(game, players, hidden=16, hint=hint, channels=4, plane_features=16)
             files[game, players] = save_net(net, folder / f"{game}_{players}p.pt")
     return files

@@ -14,27 +14,29 @@ from pathlib import Path
 import numpy as np
 import pytest
 from boardgame_envs.agents.ppo import PPOAgent
-from boardgame_envs.training import (
-    bench,
-    demo,
-    evaluate,
-    imitation,
-    opponents,
-    ppo_model,
-    run_files,
-    train_ppo,
-)
-from boardgame_envs.training.cli import _ask_action, list_games, main, play
+from boardgame_envs.training import opponents, run_files
+from boardgame_envs.training.cli import demo
+from boardgame_envs.training.cli.commands import list_games, main
+from boardgame_envs.training.cli.play import _ask_action, play
 from boardgame_envs.training.cli_args import add_dataclass_arguments, args_from_namespace
+from boardgame_envs.training.evaluation import bench
+from boardgame_envs.training.evaluation import tournament as evaluate
+from boardgame_envs.training.ppo import imitation
+from boardgame_envs.training.ppo import model as ppo_model
+from boardgame_envs.training.ppo import train as train_ppo
 from sb3_contrib import MaskablePPO
 
 from boardgame_envs import GAMES, InvalidConfigError, engine_info
+
+#: The game every command line here names (``--game`` has no default).
+ON_A_GAME = ("--game", "factors_multiples")
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def tiny_args(tmp_path, **overrides) -> train_ppo.Args:
     values = dict(
+        game="factors_multiples",
         timesteps=256,
         opponent="random=0.5,heuristic=0.5",
         reward="outcome",
@@ -456,30 +458,66 @@ def test_final_learning_rate_fraction_outside_0_to_1_is_refused():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["eval", "--games", "0"], "--games 0 is not allowed; allowed: an integer >= 1"),
-        (["eval", "--games", "-3"], "--games -3 is not allowed"),
-        (["eval", "--workers", "0"], "--workers 0 is not allowed; allowed: an integer >= 1"),
-        (["eval", "--seed", "-1"], "--seed -1 is not allowed; allowed: an integer >= 0"),
-        (["eval", "--num-players", "2,x"], "--num-players '2,x' is not allowed; allowed: comma"),
-        (["train", "--timesteps", "0"], "--timesteps 0 is not allowed; allowed: an integer >= 1"),
-        (["train", "--timesteps", "-5"], "--timesteps -5 is not allowed"),
+        (
+            ["eval", *ON_A_GAME, "--games", "0"],
+            "--games 0 is not allowed; allowed: an integer >= 1",
+        ),
+        (["eval", *ON_A_GAME, "--games", "-3"], "--games -3 is not allowed"),
+        (
+            ["eval", *ON_A_GAME, "--workers", "0"],
+            "--workers 0 is not allowed; allowed: an integer >= 1",
+        ),
+        (
+            ["eval", *ON_A_GAME, "--seed", "-1"],
+            "--seed -1 is not allowed; allowed: an integer >= 0",
+        ),
+        (
+            ["eval", *ON_A_GAME, "--num-players", "2,x"],
+            "--num-players '2,x' is not allowed; allowed: comma",
+        ),
+        (
+            ["train", *ON_A_GAME, "--timesteps", "0"],
+            "--timesteps 0 is not allowed; allowed: an integer >= 1",
+        ),
+        (["train", *ON_A_GAME, "--timesteps", "-5"], "--timesteps -5 is not allowed"),
         (["demo", "--timesteps", "-1"], "--timesteps -1 is not allowed"),
-        (["train", "--n-envs", "0"], "--n-envs 0 is not allowed"),
-        (["train", "--batch-size", "0"], "--batch-size 0 is not allowed"),
-        (["train", "--learning-rate", "-1"], "--learning-rate -1.0 is not allowed; allowed: a"),
-        (["train", "--learning-rate", "nan"], "--learning-rate nan is not allowed"),
-        (["train", "--gamma", "1.5"], "--gamma 1.5 is not allowed; allowed: a number from 0"),
-        (["train", "--reward", "money"], "--reward 'money' is not allowed; allowed: outcome"),
-        (["train", "--game-options", "{bad"], "--game-options '{bad' is not JSON"),
-        (["train", "--game-options", "[1]"], "--game-options '[1]' is not allowed; allowed: a"),
-        (["train", "--game-options", '{"colour": 1}'], "unknown option 'colour'"),
-        (["train", "--net-arch", "abc"], "--net-arch 'abc' is not allowed; allowed: comma"),
-        (["train", "--opponent", "ppo:README.md"], "'README.md' is not a readable saved"),
+        (["train", *ON_A_GAME, "--n-envs", "0"], "--n-envs 0 is not allowed"),
+        (["train", *ON_A_GAME, "--batch-size", "0"], "--batch-size 0 is not allowed"),
+        (
+            ["train", *ON_A_GAME, "--learning-rate", "-1"],
+            "--learning-rate -1.0 is not allowed; allowed: a",
+        ),
+        (["train", *ON_A_GAME, "--learning-rate", "nan"], "--learning-rate nan is not allowed"),
+        (
+            ["train", *ON_A_GAME, "--gamma", "1.5"],
+            "--gamma 1.5 is not allowed; allowed: a number from 0",
+        ),
+        (
+            ["train", *ON_A_GAME, "--reward", "money"],
+            "--reward 'money' is not allowed; allowed: outcome",
+        ),
+        (["train", *ON_A_GAME, "--game-options", "{bad"], "--game-options '{bad' is not JSON"),
+        (
+            ["train", *ON_A_GAME, "--game-options", "[1]"],
+            "--game-options '[1]' is not allowed; allowed: a",
+        ),
+        (["train", *ON_A_GAME, "--game-options", '{"colour": 1}'], "unknown option 'colour'"),
+        (
+            ["train", *ON_A_GAME, "--net-arch", "abc"],
+            "--net-arch 'abc' is not allowed; allowed: comma",
+        ),
+        (
+            ["train", *ON_A_GAME, "--opponent", "ppo:README.md"],
+            "'README.md' is not a readable saved",
+        ),
         (["bench", "--seconds", "0"], "--seconds 0.0 is not allowed; allowed: a number > 0"),
         (["bench", "--repeats", "0"], "--repeats 0 is not allowed; allowed: an integer >= 1"),
         (["play", "factors_multiples", "--seed", "-1"], "seed=-1 is not allowed"),
         (["play", "factors_multiples", "--vs", "ppo:README.md"], "is not a readable saved"),
-        (["eval", "--agents", "heuristic,ppo:README.md", "--games", "2"], "not a readable"),
+        (
+            ["eval", *ON_A_GAME, "--agents", "heuristic,ppo:README.md", "--games", "2"],
+            "not a readable",
+        ),
     ],
 )
 def test_command_line_mistakes_exit_2_with_one_line(argv, message, capsys, monkeypatch, tmp_path):
@@ -493,8 +531,9 @@ def test_command_line_mistakes_exit_2_with_one_line(argv, message, capsys, monke
 
 
 def test_module_command_lines_exit_2_with_one_line():
+    module = "boardgame_envs.training.evaluation.tournament"
     result = subprocess.run(
-        [sys.executable, "-m", "boardgame_envs.training.evaluate", "--games", "0"],
+        [sys.executable, "-m", module, *ON_A_GAME, "--games", "0"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -503,6 +542,42 @@ def test_module_command_lines_exit_2_with_one_line():
     assert result.returncode == 2
     assert result.stderr.strip().endswith("--games 0 is not allowed; allowed: an integer >= 1")
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "module"),
+    [
+        ("evaluate", "evaluation", "evaluation.tournament"),
+        ("expert_iteration", "exit", "exit.train"),
+    ],
+)
+def test_moved_modules_warn_and_lead_to_the_new_place(old, new, module):
+    """The old names of moved modules still run (``python -m``) and import, with one
+    DeprecationWarning that names the new place."""
+    result = subprocess.run(
+        [sys.executable, "-m", f"boardgame_envs.training.{old}", *ON_A_GAME, "--seed", "-1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert result.returncode == 2
+    assert f"DeprecationWarning: boardgame_envs.training.{old} moved to " in result.stderr
+    assert f"boardgame_envs.training.{new}" in result.stderr
+    assert result.stderr.strip().endswith("--seed -1 is not allowed; allowed: an integer >= 0")
+    code = (
+        f"import boardgame_envs.training.{old} as old, boardgame_envs.training.{module} as new; "
+        "assert old.Args is new.Args and old.main is new.main"
+    )
+    imported = subprocess.run(
+        [sys.executable, "-W", "always::DeprecationWarning", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stderr.count("DeprecationWarning") == 1
 
 
 def test_failed_training_start_leaves_no_run_directory(tmp_path):
@@ -636,7 +711,7 @@ def test_init_starts_from_a_saved_policy_and_refuses_one_that_does_not_fit(tmp_p
 
 
 def test_ship_writes_the_policy_without_optimizer_state_named_by_table_size(tmp_path):
-    from boardgame_envs.training import ship
+    from boardgame_envs.training.ppo import ship
 
     for players, name in ((2, "factors_multiples_ppo.zip"), (3, "factors_multiples_3p_ppo.zip")):
         run_dir = train_ppo.main(

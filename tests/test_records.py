@@ -1,6 +1,6 @@
-"""Game records (training/records.py): a played game saved, loaded and replayed move for
-move on either engine, and every kind of bad file refused with an error naming the file and
-what is wrong."""
+"""Game records (training/records/game_records.py): a played game saved, loaded and
+replayed move for move on either engine, and every kind of bad file refused with an error
+naming the file and what is wrong."""
 
 from __future__ import annotations
 

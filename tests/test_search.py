@@ -8,9 +8,9 @@ import re
 import numpy as np
 import pytest
 from boardgame_envs.agents.base import RandomAgent
-from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.agents.search import ISMCTSAgent, SearchOptions, parse_options
-from boardgame_envs.training.cli.commands import main as cli_main
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
+from boardgame_envs.training.cli import main as cli_main
 from boardgame_envs.training.evaluation.tournament import play_game, run_tournament
 
 from boardgame_envs.core.native import native_games

@@ -12,18 +12,23 @@ import numpy as np
 import pytest
 import torch
 from boardgame_envs.agents.ppo import load_model
-from boardgame_envs.training import opponents, train_ppo
+from boardgame_envs.training import opponents
 from boardgame_envs.training.cli import main as cli_main
-from boardgame_envs.training.vec_envs import WorkerVecEnv, split
+from boardgame_envs.training.ppo import train as train_ppo
+from boardgame_envs.training.ppo.vec_envs import WorkerVecEnv, split
 
 from boardgame_envs import InvalidConfigError
 from boardgame_envs.core.native import native_games
+
+#: The game every command line here names (``--game`` has no default).
+ON_A_GAME = ("--game", "factors_multiples")
 
 SELF_PLAY = "self-play=0.5,heuristic=0.3,random=0.2"
 
 
 def tiny_args(tmp_path, **overrides) -> train_ppo.Args:
     values = dict(
+        game="factors_multiples",
         opponent=SELF_PLAY,
         reward="outcome",
         imitate="",
@@ -208,7 +213,7 @@ def test_command_line_worker_mistakes_exit_2_with_one_line(
     monkeypatch.setattr(ray, "is_initialized", lambda: False)  # whatever ran before
     monkeypatch.setenv("RAY_BACKEND_LOG_LEVEL", "error")  # restored afterwards
     monkeypatch.chdir(tmp_path)
-    assert cli_main(["train", "--n-envs", "2", *argv]) == 2
+    assert cli_main(["train", *ON_A_GAME, "--n-envs", "2", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.startswith("boardgame-envs train: ")
     assert err.count("\n") == 1 and "Traceback" not in err

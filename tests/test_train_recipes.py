@@ -13,8 +13,10 @@ import torch
 from boardgame_envs.agents import make_agent
 from boardgame_envs.agents.hinted import HintExtractor
 from boardgame_envs.agents.networks import PlanesExtractor
-from boardgame_envs.training import ppo_model, recipes, train_ppo
-from boardgame_envs.training.rollout_buffer import EnvMajorRolloutBuffer
+from boardgame_envs.training.ppo import model as ppo_model
+from boardgame_envs.training.ppo import recipes
+from boardgame_envs.training.ppo import train as train_ppo
+from boardgame_envs.training.ppo.rollout_buffer import EnvMajorRolloutBuffer
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 
 from boardgame_envs import GAMES, InvalidConfigError, make_rules
@@ -44,7 +46,7 @@ def tiny(tmp_path, game: str, **overrides) -> train_ppo.Args:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_trains_with_its_recipe_and_the_policy_plays_a_game(tmp_path, game):
     args = tiny(tmp_path, game)
-    recipe = recipes.RECIPES.get(game, recipes.RECIPES["default"])
+    recipe = recipes.recipe(game)
     assert (args.opponent, args.reward, args.imitate, args.hint) == (
         recipe["opponent"],
         recipe["reward"],
@@ -59,7 +61,7 @@ def test_every_game_trains_with_its_recipe_and_the_policy_plays_a_game(tmp_path,
     if isinstance(extractor, HintExtractor):
         extractor = extractor.inner
     uses_planes = isinstance(extractor, PlanesExtractor)
-    assert uses_planes == (game in recipes.PLANES_NETS)
+    assert uses_planes == (recipes.planes_net(game) is not None)
     heuristic = make_agent("heuristic", game)
     state = make_rules(game).new_state(num_players=2, seed=3)
     seats = [agent, heuristic]
@@ -102,7 +104,7 @@ def test_network_option(tmp_path):
         tiny(tmp_path, "wasabi", network="cnn")
 
 
-@pytest.mark.parametrize("game", sorted(recipes.PLANES_NETS))
+@pytest.mark.parametrize("game", recipes.games_with_planes())
 def test_planes_extractor_reads_the_flat_and_the_dict_layout_alike(game):
     rules = make_rules(game)
     (size,) = rules.observation_shape

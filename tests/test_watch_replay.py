@@ -9,9 +9,9 @@ import re
 
 import pytest
 from boardgame_envs.training import cli
-from boardgame_envs.training.records import load_record, replay_states
-from boardgame_envs.training.replay import replay
-from boardgame_envs.training.watch import watch
+from boardgame_envs.training.records.game_records import load_record, replay_states
+from boardgame_envs.training.records.replay import replay
+from boardgame_envs.training.records.watch import watch
 
 from boardgame_envs.registry import GAMES, game_info
 
@@ -213,7 +213,7 @@ def test_gif_for_a_game_without_a_picture_is_a_clear_error(tmp_path, capsys, mon
 
 @pytest.mark.slow  # the viewer itself: tests/test_html_replay.py and the browser test
 def test_watch_and_replay_write_the_html_viewer(tmp_path, capsys):
-    pytest.importorskip("boardgame_envs.training.html_replay")
+    pytest.importorskip("boardgame_envs.training.records.html_replay")
     html = tmp_path / "game.html"
     code, out, _ = run_cli(
         ["watch", "wasabi", "--agents", "random,random", "--seed", "1", "--out", str(html),

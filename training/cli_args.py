@@ -1,7 +1,9 @@
 """Command lines from ``@dataclass Args`` classes, with each field's docstring as its help.
 
 A field's docstring is the string literal right under it (CleanRL style); it is read from
-the class source, so the dataclass stays the one place where an option is described.
+the class source, so the dataclass stays the one place where an option is described. A field
+without a default is required: on the command line it is None until given, and the class's
+``__post_init__`` says so (:func:`check_game` for ``--game``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from boardgame_envs.core.rules import InvalidConfigError, is_integer
+from boardgame_envs.registry import GAMES
 
 T = TypeVar("T")
 
@@ -66,6 +69,16 @@ def check_fields(args: Any, allowed: dict[str, Allowed]) -> None:
             )
 
 
+def check_game(args: Any) -> None:
+    """``--game``, which has no default (no command picks a game for you): an
+    ``InvalidConfigError`` listing the games when it is not given (a run resumed with
+    ``--resume`` takes its own)."""
+    if args.game is None and not getattr(args, "resume", ""):
+        raise InvalidConfigError(
+            f"--game is required; allowed: {', '.join(GAMES)} (boardgame-envs list)"
+        )
+
+
 def flag_of(name: str) -> str:
     return "--" + name.replace("_", "-")
 
@@ -103,8 +116,14 @@ def add_dataclass_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
         kind = hints[f.name]
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-        help_text = f"{docs.get(f.name, '')} (default: {default!r})"
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:  # required: None until given, refused by the class's __post_init__
+            default = None
+        shown = "required" if _is_required(f) else f"default: {default!r}"
+        help_text = f"{docs.get(f.name, '')} ({shown})"
         flag = "--" + f.name.replace("_", "-")
         if _base_type(kind) is bool:  # bool or bool | None: --flag / --no-flag
             parser.add_argument(
@@ -135,6 +154,10 @@ def parse_args(cls: type[T], argv: list[str] | None = None, prog: str | None = N
     except InvalidConfigError as error:  # a command-line mistake: one line, exit code 2
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def _is_required(f: dataclasses.Field) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
 def _base_type(kind: Any) -> Any:

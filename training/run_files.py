@@ -1,7 +1,7 @@
 """The files of a training run: its directory, its config.json and its checkpoints.
 
-Every training loop (PPO in ``training/train_ppo.py``, expert iteration in
-``training/expert_iteration.py``) keeps one run directory, named as CleanRL names them:
+Every training loop (PPO in ``training/ppo/train.py``, expert iteration in
+``training/exit/train.py``) keeps one run directory, named as CleanRL names them:
 
     <out_dir>/<game>__<algo>__<seed>__<time>/
         config.json     the exact arguments and resolved settings of the run

@@ -3,7 +3,8 @@
 ``render_text(state, seat)`` shows the table from ``seat``'s point of view: another seat's
 bet shows only as "committed" until REVEAL. With ``seat=None`` everything is shown except
 the deck order (which nobody ever sees). :data:`LEGEND` (printed under the table) says what
-every letter and mark means.
+every letter and mark means. :func:`turn_report` says how a turn ended, for the commands
+that show a game move by move (``play``, ``watch``, ``replay``).
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ from boardgame_envs.cornucopia.rules import (
     GAME_OVER,
     SIDE_NAMES,
     STATUS_NAMES,
+    YES,
     basket_status,
     fitting_types,
 )
 
 if TYPE_CHECKING:
+    from boardgame_envs.core.rules import PlayerView
     from boardgame_envs.cornucopia.rules import State
 
 
@@ -135,6 +138,46 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
     if legend:
         lines += legend_lines()
     return "\n".join(lines)
+
+
+def turn_report(before: PlayerView, after: PlayerView, seat: int) -> str | None:
+    """How the turn that the last move ended went: the bid's success (the basket
+    completed, the chips gained) or failure (why, what was paid) and the bets settled; None
+    while the turn goes on. Read from ``seat``'s views before and after the move (the bets
+    are public by then), so the person learns the outcome of every turn, their own too."""
+    if before.bid is None or (after.turn == before.turn and after.phase != "GAME_OVER"):
+        return None
+    ended = after.log if after.turn == before.turn else after.last_log
+    outcome = next((e for e in ended if e.startswith(("SUCCESS", "FAILURE"))), None)
+    if outcome is None:  # the game ended for want of cards before the turn's end
+        return None
+    t, number = before.turn_player, before.bid
+    success = outcome.startswith("SUCCESS")
+    whose, who, s = ("your", "you", "") if t == seat else (f"P{t}'s", f"P{t}", "s")
+    change = [after.chips[t][c] - before.chips[t][c] for c in range(3)]
+    chips = " ".join(f"{d:+d} {name}" for d, name in zip(change, ("yellow", "blue", "red")) if d)
+    if success:
+        basket = outcome.removeprefix("SUCCESS: ").split(",")[0]  # "B2 complete as SAME"
+        text = f"{whose} bid of {number} succeeded: {basket}; {who} keep{s} bid card {number}"
+        text += f", chips {chips}" if chips else ""
+    else:
+        forfeit = next((e for e in ended if e.startswith("forfeits ")), None)
+        if forfeit:
+            why = f"{forfeit.removeprefix('forfeits ')} was forfeited"
+        else:
+            why = f"{number} card{'' if number == 1 else 's'} placed and no basket completed"
+        paid = f"chips {chips}" if chips else "nothing to pay (no yellow, nor three blue)"
+        text = f"{whose} bid of {number} failed: {why}; bid card {number} returns to its stack"
+        text += f", {paid}"
+    bets = []
+    for bettor, bet in enumerate(before.bets):
+        if bet is not None:
+            side, stake = bet
+            won = (side == YES) == success
+            bets.append(f"P{bettor} {SIDE_NAMES[side]} {stake} {'won' if won else 'lost'}")
+    if bets:
+        text += "; bets: " + ", ".join(bets)
+    return f"== {text} =="
 
 
 # -- picture ------------------------------------------------------------------------------

@@ -19,6 +19,12 @@ from boardgame_envs.factors_multiples.data import RANK_NAMES, card_name, rank_of
 if TYPE_CHECKING:
     from boardgame_envs.factors_multiples.rules import State
 
+#: The phases whose move the rules keep from the other seats for good (spec §7): the card
+#: discarded face down after an ace is played (A_DISCARD) or by a king's player once the king
+#: is answered (K_DISCARD), even when it ends the round (after which nobody's observation
+#: depends on it). The replays show such a move as hidden from a seat
+#: that cannot tell it from another legal move (boardgame_envs.training.records.replay).
+SECRET_PHASES = frozenset({"A_DISCARD", "K_DISCARD"})
 
 #: What each mark of the text table means, as (marks, meaning); printed under the table.
 LEGEND: tuple[tuple[str, str], ...] = (

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import itertools
 
-from boardgame_envs.training import bench, evaluate
-from boardgame_envs.training.cli import play
+from boardgame_envs.training.cli.play import play
+from boardgame_envs.training.evaluation import bench
+from boardgame_envs.training.evaluation import tournament as evaluate
 
 from boardgame_envs import raw_env
 

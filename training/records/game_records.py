@@ -13,7 +13,7 @@ and winners. ``agents[i]`` names who played seat ``i`` (an agent spec such as
 
 Typical use::
 
-    from boardgame_envs.training.records import load_record, replay_states
+    from boardgame_envs.training.records.game_records import load_record, replay_states
 
     record = load_record("games/heuristic-random-0.json")
     states = replay_states(record)  # the position before each action, then the final one

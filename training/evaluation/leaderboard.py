@@ -4,10 +4,10 @@ top row of each game into the README.
 
     make leaderboard          # = boardgame-envs leaderboard --workers 2
 
-Each (game, table size) is its own league (``boardgame_envs.training.league``), so its ratings
-compare agents at that table only. The page says when, at which commit and by which command it was
-made; rerunning the command at that commit gives the same tables (no agent has a clock
-budget), except the seconds per decision.
+Each (game, table size) is its own league (``boardgame_envs.training.evaluation.league``),
+so its ratings compare agents at that table only. The page says when, at which commit and by
+which command it was made; rerunning the command at that commit gives the same tables (no
+agent has a clock budget), except the seconds per decision.
 
 The whole page takes hours on 2 cores, so every finished pairing is kept in
 ``--checkpoints``: the same command rerun (after an interruption, or on another day) plays
@@ -26,11 +26,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from boardgame_envs.agents.base import split_agent_specs
+from boardgame_envs.agents.specs import split_agent_specs
 from boardgame_envs.training.cli_args import at_least, check_fields, one_of, parse_args
-from boardgame_envs.training.evaluate import KeptPairings, PairingResult, Tournament, save_heatmap
-from boardgame_envs.training.league import Args as LeagueArgs
-from boardgame_envs.training.league import (
+from boardgame_envs.training.evaluation.league import Args as LeagueArgs
+from boardgame_envs.training.evaluation.league import (
     default_agents,
     git_output,
     provenance,
@@ -38,6 +37,12 @@ from boardgame_envs.training.league import (
     run_league,
     save_rating_plot,
     win_share_matrix,
+)
+from boardgame_envs.training.evaluation.tournament import (
+    KeptPairings,
+    PairingResult,
+    Tournament,
+    save_heatmap,
 )
 from boardgame_envs.training.parallel import BACKENDS
 
@@ -189,7 +194,7 @@ def update_readme(readme: Path, block: str) -> None:
 
 #: What decides the leaderboard's games besides its arguments: the engines, the agents (with
 #: their shipped models) and the loop that plays a game.
-PLAY_PATHS = ("boardgame_envs", "native", "agents", "training/evaluate.py")
+PLAY_PATHS = ("boardgame_envs", "native", "agents", "training/evaluation/tournament.py")
 MODELS = "agents/models"
 
 
@@ -227,7 +232,7 @@ def kept_pairings(folder: str, game: str) -> KeptPairings | None:
 def main(args: Args) -> Path:
     page = Path(args.out)
     figures = page.with_suffix("")
-    made = provenance("boardgame_envs.training.leaderboard")
+    made = provenance("boardgame_envs.training.evaluation.leaderboard")
     leagues: dict[str, dict[int, Tournament]] = {}
     sections = []
     staging = figures.with_name(figures.name + ".partial")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from boardgame_envs.training.replay_window import ReplayWindow
+from boardgame_envs.training.exit.replay_window import ReplayWindow
 from boardgame_envs.training.run_files import newest_checkpoint, save_checkpoint, write_atomically
 
 from boardgame_envs.core.rules import InvalidConfigError

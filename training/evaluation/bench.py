@@ -10,7 +10,7 @@ the same way (observation and mask every step). Rates are steps per second of *C
 Connect Four runs, so that other programs on a shared machine move the ratio as little as
 possible. The ratio is game steps/s over Connect Four steps/s.
 
-    python -m boardgame_envs.training.bench --seconds 3 --out bench_results/bench.json
+    python -m boardgame_envs.training.evaluation.bench --seconds 3 --out bench_results/bench.json
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ def heuristic_rate(game: str, engine: str, positions: list, seconds: float) -> f
     """Heuristic decisions/s: the game's heuristic on the engine's views (made beforehand)
     of the mover in each position: the reference on the Python engine, the compiled twin
     on the native one."""
-    from boardgame_envs.agents.base import make_agent
+    from boardgame_envs.agents.specs import make_agent
 
     agent = make_agent("heuristic", game, seed=0, engine=engine)
     views = [p.view(p.current_player) for p in positions if len(p.legal_actions()) > 1]
@@ -198,7 +198,7 @@ def heuristic_in_play_rate(game: str, engine: str, games: int, seed: int) -> flo
     memos help only as much as they do in a game, unlike :func:`heuristic_rate`'s views,
     decided again and again). Each decision is timed on the wall clock, less the clock's
     own cost."""
-    from boardgame_envs.agents.base import make_agent
+    from boardgame_envs.agents.specs import make_agent
 
     rules = game_info(game).rules(engine)
     agent = make_agent("heuristic", game, seed=0, engine=engine)
@@ -310,13 +310,14 @@ def learner_rate(game: str, steps: int, **train_args) -> float:
     their own) with ``train``'s defaults for ``game``, timed after one rollout (which
     starts the workers and first fills the rollout buffer)."""
     import torch
-    from boardgame_envs.training import ppo_model, train_ppo
+    from boardgame_envs.training.ppo import envs, train
+    from boardgame_envs.training.ppo.model import new_model
 
-    args = train_ppo.Args(game=game, progress=False, **train_args)
+    args = train.Args(game=game, progress=False, **train_args)
     torch.set_num_threads(args.torch_threads)
-    env = train_ppo.make_vec_env(args, None)
+    env = envs.make_vec_env(args, None)
     try:
-        model = ppo_model.new_model(args, env)
+        model = new_model(args, env)
         model.learn(model.n_steps * model.n_envs)
         done, started = model.num_timesteps, time.perf_counter()
         model.learn(steps, reset_num_timesteps=False)  # (whole rollouts: steps or more)
@@ -371,8 +372,8 @@ def net_search_rates(game: str, repeats: int, seed: int) -> dict[str, int]:
     (``ismcts-net:<game>`` at its defaults, 256 iterations a decision, the heuristic's
     checks outside the tree off) with the network reading one leaf a pass (``batch=1``)
     and ``NET_SEARCH_BATCH`` leaves a pass."""
-    from boardgame_envs.agents.base import make_agent
     from boardgame_envs.agents.policy_value import shipped_nets
+    from boardgame_envs.agents.specs import make_agent
 
     if game not in shipped_nets():
         return {}

@@ -13,6 +13,8 @@ returns of its games, then trains from there. Two steps:
    (``IMITATION_SOURCE``).
 2. :func:`imitate` maximises the likelihood of those actions under the masked policy and
    regresses the value network on the returns, for ``--imitation-epochs`` passes.
+
+``args`` is the run's :class:`boardgame_envs.training.ppo.train.Args`.
 """
 
 from __future__ import annotations
@@ -21,25 +23,21 @@ import dataclasses
 import json
 import time
 import zipfile
-from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
-from boardgame_envs.agents.base import make_agent
+from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.training.coded_rows import CodedRows
 from boardgame_envs.training.opponents import SELF_PLAY
 from boardgame_envs.training.parallel import run_tasks
-from boardgame_envs.training.recipes import hyperparameters
+from boardgame_envs.training.ppo.envs import make_env
+from boardgame_envs.training.ppo.recipes import hyperparameters
 from boardgame_envs.training.run_files import write_atomically
 from sb3_contrib import MaskablePPO
 from tqdm.auto import tqdm
 
 from boardgame_envs.core.rules import InvalidConfigError
-
-if TYPE_CHECKING:
-    from boardgame_envs.training.train_ppo import Args
 
 #: What imitation data was made from: a file is only reused by a run that asks for the same.
 IMITATION_SOURCE = (
@@ -56,7 +54,7 @@ IMITATION_SOURCE = (
 )
 
 
-def imitation_data(args: Args) -> dict:
+def imitation_data(args) -> dict:
     """The imitated agent's decisions in the learner's seat of the training env: inputs
     (``CodedRows``: one byte a value), masks, actions and discounted returns-to-go. Its
     games are played in ``--workers`` processes (each game is the same in any of them);
@@ -64,7 +62,7 @@ def imitation_data(args: Args) -> dict:
     path = Path(args.imitation_data) if args.imitation_data else None
     if path is not None and path.exists():
         return load_imitation_data(path, args)
-    tasks = [(asdict(args), episode) for episode in range(args.imitation_games)]
+    tasks = [(args, episode) for episode in range(args.imitation_games)]
     rows: dict[str, list] = {"mask": [], "action": [], "return": []}
     observations = CodedRows()
     games = run_tasks(imitation_game, tasks, args.workers, args.backend, args.ray_address)
@@ -79,14 +77,11 @@ def imitation_data(args: Args) -> dict:
     return data
 
 
-def imitation_game(task: tuple[dict, int]) -> dict:
-    """One game of the imitated agent in the learner's seat (a task of ``run_tasks``: a
-    fresh env and agent, so the game depends on its episode number alone)."""
-    # Imported here, not at the top: train_ppo imports this module.
-    from boardgame_envs.training.train_ppo import Args, make_env
-
-    args_fields, episode = task
-    args = Args(**args_fields)
+def imitation_game(task: tuple) -> dict:
+    """One game of the imitated agent in the learner's seat (a task of ``run_tasks``: the
+    run's arguments and the episode; a fresh env and agent, so the game depends on its
+    episode number alone)."""
+    args, episode = task
     # No snapshot exists yet: the imitated agent stands in for self-play opponents.
     opponents = ",".join(
         args.imitate + part[len(SELF_PLAY) :] if part.strip().startswith(SELF_PLAY) else part
@@ -114,7 +109,7 @@ def imitation_game(task: tuple[dict, int]) -> dict:
     return dict(game, **{"return": returns[::-1]})
 
 
-def save_imitation_data(path: Path, data: dict, args: Args) -> None:
+def save_imitation_data(path: Path, data: dict, args) -> None:
     source = {name: getattr(args, name) for name in IMITATION_SOURCE}
     arrays = {key: value for key, value in data.items() if key != "obs"}
     arrays.update(data["obs"].arrays(), source=json.dumps(source))
@@ -127,7 +122,7 @@ def save_imitation_data(path: Path, data: dict, args: Args) -> None:
     print(f"saved {len(data['action']):,} imitation decisions to {path}")
 
 
-def load_imitation_data(path: Path, args: Args) -> dict:
+def load_imitation_data(path: Path, args) -> dict:
     """``--imitation-data``'s saved decisions; refused unless made with this run's
     settings (``IMITATION_SOURCE``)."""
     try:
@@ -156,7 +151,7 @@ def load_imitation_data(path: Path, args: Args) -> dict:
     return data
 
 
-def imitate(model: MaskablePPO, args: Args) -> None:
+def imitate(model: MaskablePPO, args) -> None:
     """Behaviour cloning warm start: maximise the likelihood of the imitated agent's
     actions under the masked policy, and regress the value network on its returns."""
     started = time.perf_counter()

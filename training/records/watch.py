@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
-from boardgame_envs.agents.base import make_agent, split_agent_specs
-from boardgame_envs.training.records import play_recorded_game, save_record
-from boardgame_envs.training.replay import (
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
+from boardgame_envs.training.records.game_records import play_recorded_game, save_record
+from boardgame_envs.training.records.replay import (
     Narrator,
     add_view_arguments,
     check_output_path,
@@ -51,8 +51,8 @@ def watch(
 ) -> dict[str, Any]:
     """Play one game of ``game`` between ``agents`` (specs, one per seat, or one
     comma-separated string) and show it: in the terminal move by move (see
-    :class:`boardgame_envs.training.replay.Narrator`), or written to ``out_path`` (``.html`` or
-    ``.gif``). ``save`` also writes the game's record there. Returns the record."""
+    :class:`boardgame_envs.training.records.replay.Narrator`), or written to ``out_path``
+    (``.html`` or ``.gif``). ``save`` also writes the game's record there. Returns the record."""
     out = out or sys.stdout
     rules = game_info(game).rules()
     specs = split_agent_specs(agents) if isinstance(agents, str) else list(agents)

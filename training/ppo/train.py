@@ -8,10 +8,10 @@ the last ``pool_size`` kept). The learner's seat is drawn at random each episode
 The ``n_envs`` envs are stepped here (``--workers 1``), or split into ``--workers K`` groups,
 each stepped in a process of its own (``--backend local``) or a Ray actor (``--backend
 ray``, a local instance of K CPUs or the cluster at ``--ray-address``); see
-``training/vec_envs.py``. Self-play snapshots reach the workers as the model file's bytes.
-Every env and opponent draws only from generators seeded by ``seed``, never from a
-process-wide one, so a seed gives the same games, hence the same model, for any K and
-either backend.
+``training/ppo/envs.py`` and ``training/ppo/vec_envs.py``. Self-play snapshots reach the
+workers as the model file's bytes. Every env and opponent draws only from generators seeded
+by ``seed``, never from a process-wide one, so a seed gives the same games, hence the same
+model, for any K and either backend.
 
 A run directory ``<out_dir>/<game>__ppo__<seed>__<time>`` receives:
 
@@ -29,33 +29,29 @@ that one cannot be read, the one before it), towards the run's saved ``timesteps
 a kill never leaves half a checkpoint; the run directory is only created once the arguments
 have been checked and training starts.
 
-    python -m boardgame_envs.training.train_ppo --game factors_multiples --timesteps 300000
+    python -m boardgame_envs.training.ppo.train --game factors_multiples --timesteps 300000
 
-This file reads top to bottom: the arguments (``Args``), the envs, then the loop
-(``main``, ``_train``). The rest of the training package, one concern a module:
+This file reads top to bottom: the arguments (``Args``), then the loop (``main``,
+``_train``). The rest, one concern a module:
 
-    training/recipes.py         each game's recipe: HYPERPARAMS, RECIPES, PLANES_NETS
-    training/ppo_model.py       the MaskablePPO learner built to a recipe; --init; checkpoints
+    training/ppo/recipes.py     the recipes: a game's PPO_RECIPE, PPO_HYPERPARAMS, PPO_PLANES
+    training/ppo/envs.py        the training envs: here, in worker processes, or compiled
+    training/ppo/model.py       the MaskablePPO learner built to a recipe; --init; checkpoints
+    training/ppo/imitation.py   the imitation warm start (--imitate) and its data
     training/opponents.py       the opponents' mix and the self-play pool
-    training/imitation.py       the imitation warm start (--imitate) and its data
-    training/learning_curve.py  evaluations during training: eval.csv, learning_curve.png
+    training/evaluation/learning_curve.py   evaluations during training: eval.csv, the curve
     training/run_files.py       run directories, config.json, atomic writes, checkpoints
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
-import sys
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import gymnasium
 import torch
-from boardgame_envs.agents.base import make_agent, resolve_agent_spec
 from boardgame_envs.agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
+from boardgame_envs.agents.specs import resolve_agent_spec
 from boardgame_envs.training.cli_args import (
     FINITE,
     FRACTION,
@@ -65,20 +61,22 @@ from boardgame_envs.training.cli_args import (
     Allowed,
     at_least,
     check_fields,
+    check_game,
     parse_args,
     parse_int_list,
 )
-from boardgame_envs.training.imitation import imitate
-from boardgame_envs.training.learning_curve import evaluate_and_log, read_eval_rows
-from boardgame_envs.training.opponents import (
-    SelfPlayPool,
-    parse_opponents,
-    resolve_opponents,
-    wants_self_play,
+from boardgame_envs.training.evaluation.learning_curve import evaluate_and_log, read_eval_rows
+from boardgame_envs.training.opponents import SelfPlayPool, resolve_opponents, wants_self_play
+from boardgame_envs.training.parallel import BACKENDS
+from boardgame_envs.training.ppo.envs import game_options, make_vec_env
+from boardgame_envs.training.ppo.imitation import imitate
+from boardgame_envs.training.ppo.model import load_checkpoint, new_model, start_from
+from boardgame_envs.training.ppo.recipes import (
+    games_with_planes,
+    hyperparameters,
+    planes_net,
+    recipe,
 )
-from boardgame_envs.training.parallel import BACKENDS, connect_ray
-from boardgame_envs.training.ppo_model import load_checkpoint, new_model, start_from
-from boardgame_envs.training.recipes import PLANES_NETS, hyperparameters, recipe
 from boardgame_envs.training.run_files import (
     read_config,
     run_dir_name,
@@ -86,26 +84,25 @@ from boardgame_envs.training.run_files import (
     save_checkpoint,
     write_config,
 )
-from boardgame_envs.training.vec_envs import WorkerVecEnv
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 
 from boardgame_envs.core.env import REWARD_MODES
 from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_rules, make_single_agent
+from boardgame_envs.registry import make_rules
 
 
 @dataclass
 class Args:
-    game: str = "factors_multiples"
-    """game id (see ``boardgame-envs list``)"""
+    game: str | None = None
+    """game id (see ``boardgame-envs list``): required, unless --resume names a run (which
+    has its own)"""
     num_players: int = 2
     """players at the table (the learner takes one seat, drawn at random each episode)"""
     opponent: str | None = None
     """opponents: random, heuristic, self-play, ppo:<model> (a path or a shipped policy's
     name such as ppo:wasabi), ismcts[:options], your own agent (module.path:attr or
     path/to/file.py:attr), or a weighted mix such as "self-play=0.6,heuristic=0.2,random=0.2"
-    or "my_agents.py:FirstLegal=0.5,heuristic=0.5" (None: the game's recipe, RECIPES)"""
+    or "my_agents.py:FirstLegal=0.5,heuristic=0.5" (None: the game's recipe)"""
     timesteps: int | None = None
     """total learner decisions to train for (None: the game's recipe; with --resume, the
     run's saved target)"""
@@ -122,7 +119,7 @@ class Args:
     game_options: str = "{}"
     """game options as JSON, e.g. '{"rounds": 1}'"""
     learning_rate: float | None = None
-    """Adam step size (None: the game's default from HYPERPARAMS)"""
+    """Adam step size (None: the game's default from its recipe)"""
     n_steps: int | None = None
     """steps per environment per update"""
     batch_size: int | None = None
@@ -212,6 +209,9 @@ class Args:
     """show a progress bar"""
 
     def __post_init__(self) -> None:
+        check_game(self)
+        if self.game is None:  # --resume: main reads the run's arguments, checked then
+            return
         defaults = recipe(self.game)
         for name in ("opponent", "reward", "imitate", "imitation_games", "hint", "eval_every"):
             if getattr(self, name) is None:
@@ -239,10 +239,11 @@ class Args:
         game_options(self)
         if self.net_arch is not None:
             parse_int_list("net_arch", self.net_arch, example="256,256")
-        if self.network == "planes" and self.game not in PLANES_NETS:
+        if self.network == "planes" and planes_net(self.game) is None:
             raise InvalidConfigError(
                 f"--network planes is not allowed for {self.game} (its observation has no "
-                f"board planes); allowed: flat or auto, or a game of {', '.join(PLANES_NETS)}"
+                "board planes); allowed: flat or auto, or a game of "
+                f"{', '.join(games_with_planes())}"
             )
 
 
@@ -277,110 +278,6 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "network": Allowed(lambda v: v in NETWORKS, ", ".join(NETWORKS)),
     "device": Allowed(lambda v: isinstance(v, str) and bool(DEVICE.fullmatch(v)), DEVICES_TEXT),
 }
-
-
-def game_options(args: Args) -> dict:
-    """``--game-options`` as a dict; ``InvalidConfigError`` unless it is a JSON object."""
-    try:
-        options = json.loads(args.game_options)
-    except json.JSONDecodeError as error:
-        raise InvalidConfigError(
-            f"--game-options {args.game_options!r} is not JSON ({error}); write an object "
-            """such as '{"rounds": 1}'"""
-        ) from None
-    if not isinstance(options, dict):
-        raise InvalidConfigError(
-            f"--game-options {args.game_options!r} is not allowed; allowed: a JSON object "
-            """of option names and values, such as '{"rounds": 1}'"""
-        )
-    return options
-
-
-def make_env(args: Args, pool: SelfPlayPool | None) -> gymnasium.Env:
-    """One training env with opponents of its own (the pool's snapshots are shared); with
-    ``--hint``, its observations end with the hint agent's choice (agents/hinted.py)."""
-    env = make_single_agent(
-        args.game,
-        args.num_players,
-        opponent=parse_opponents(args.opponent, args.game, pool),
-        reward=args.reward,
-        observe_mask=args.observe_mask,
-        score_reward_scale=args.score_reward_scale,
-        **game_options(args),
-    )
-    if args.hint:
-        from boardgame_envs.agents.hinted import HintedEnv
-
-        env = HintedEnv(env, make_agent(args.hint, args.game))
-    return env
-
-
-def compiled_vec_env(args: Args) -> VecEnv | None:
-    """The ``n_envs`` envs of :func:`make_env` as one compiled batch
-    (``boardgame_envs.vector``: the same games, step for step), or None where it cannot
-    play them (``--vector false``, the Python engine, opponents or a hint other than the
-    heuristic and random)."""
-    if not args.vector:
-        return None
-    from boardgame_envs.vector import make_vec
-
-    venv = make_vec(
-        args.game,
-        args.n_envs,
-        args.num_players,
-        opponent=parse_opponents(args.opponent, args.game, None),
-        reward=args.reward,
-        observe_mask=args.observe_mask,
-        score_reward_scale=args.score_reward_scale,
-        hint=args.hint or None,
-        **game_options(args),
-    )
-    return venv if venv.batch.compiled else None
-
-
-def build_env_group(args: Args, indices: Sequence[int]) -> tuple[list, SelfPlayPool | None]:
-    """A worker's envs and the self-play pool they share (empty: the learner sends it
-    every snapshot)."""
-    if args.torch_threads > 0:
-        torch.set_num_threads(args.torch_threads)  # as the learner: the same arithmetic
-    pool = SelfPlayPool(None, args.pool_size, args.game) if wants_self_play(args.opponent) else None
-    return [make_env(args, pool) for _ in indices], pool
-
-
-def make_vec_env(args: Args, pool: SelfPlayPool | None):
-    """``n_envs`` single-agent envs, each with its own opponents, seeded ``seed + i``:
-    here in one DummyVecEnv (one local worker), else in ``workers`` worker groups, whose
-    pools receive every snapshot of ``pool``, those it holds now and those added later."""
-    venv = compiled_vec_env(args) if pool is None and args.backend == "local" else None
-    if venv is not None:
-        pass  # every env in one compiled batch: no worker processes needed
-    elif args.backend == "local" and args.workers == 1:
-        venv = DummyVecEnv([functools.partial(make_env, args, pool)] * args.n_envs)
-    else:
-        ray, own_ray = None, False
-        if args.backend == "ray":
-            imported = sys.modules.get("ray")  # (connect_ray sets Ray's log level first)
-            own_ray = imported is None or not imported.is_initialized()  # shut down on close
-            ray = connect_ray(args.ray_address, args.workers)
-        venv = WorkerVecEnv(
-            functools.partial(build_env_group, args),
-            args.n_envs,
-            args.workers,
-            backend=args.backend,
-            ray=ray,
-            own_ray=own_ray,
-        )
-        if pool is not None:
-            try:
-                for data, name in pool.files:
-                    venv.call_shared("load", data, name)
-            except BaseException:
-                venv.close()
-                raise
-            pool.listeners.append(functools.partial(venv.call_shared, "load"))
-    env = VecMonitor(venv)
-    env.seed(args.seed)
-    return env
 
 
 class RunCallback(BaseCallback):
@@ -427,7 +324,7 @@ def _resumed_args(args: Args) -> Args:
     """The run's saved arguments; only ``timesteps`` (and progress, vector, workers, backend,
     ray_address and device) may differ: an explicitly given ``timesteps`` may raise the saved
     target, never lower it."""
-    saved = read_config(args.resume, writer="train_ppo")["args"]
+    saved = read_config(args.resume, writer="boardgame-envs train")["args"]
     target = saved["timesteps"]
     saved.update(
         resume=args.resume,
@@ -508,8 +405,8 @@ def _train(
 
 
 if __name__ == "__main__":
-    # Run through the importable module, not as __main__: the env workers then find its
-    # functions (build_env_group) by name, in spawned processes and on Ray nodes alike.
-    from boardgame_envs.training import train_ppo
+    # Run through the importable module, not as __main__: the env workers then find Args
+    # by name, in spawned processes and on Ray nodes alike.
+    from boardgame_envs.training.ppo import train
 
-    train_ppo.main(parse_args(train_ppo.Args))
+    train.main(parse_args(train.Args))

@@ -16,9 +16,8 @@ study measures that signal:
   learned from; it prints how often that network plays the search's labelled move, overall
   and where the label departs from the heuristic.
 
-    python -m boardgame_envs.training.label_study --game tahiti --search "ismcts:seconds=0"
-    --positions 400 python -m boardgame_envs.training.label_study --run
-    runs/cornucopia__exit__3__...
+    python scripts/label_study.py --game tahiti --search "ismcts:seconds=0" --positions 400
+    python scripts/label_study.py --run runs/cornucopia__exit__3__...
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from boardgame_envs.agents.base import make_agent
+from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.training.cli_args import Allowed, at_least, check_fields, parse_args
 
 from boardgame_envs.core.rules import InvalidConfigError
@@ -125,7 +124,7 @@ def held_out_agreement(run_dir: str | Path) -> HeldOutAgreement:
     newest checkpoint (labels it has never learned from)."""
     import torch
     from boardgame_envs.agents.policy_value import load_net
-    from boardgame_envs.training.replay_window import ReplayWindow
+    from boardgame_envs.training.exit.replay_window import ReplayWindow
 
     folder = Path(run_dir) / "checkpoints"
     replays = sorted(folder.glob("replay_*.npz"))

@@ -18,12 +18,18 @@ import inspect
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
-from boardgame_envs.training.records import load_record, replay_states
+from boardgame_envs.training.records.game_records import load_record, replay_states
+from boardgame_envs.training.records.narration import (
+    describe_move,
+    round_report,
+    rounds_done,
+    turn_reporter,
+)
 
 from boardgame_envs.core.rules import InvalidConfigError, State
 from boardgame_envs.registry import GAMES, game_info
@@ -81,7 +87,7 @@ class Narrator:
         for line in state.rules.renderer.legend_lines():
             self._print(line)
         self._print("\n" + self.table(state))
-        self._rounds_done = _rounds_done(state)
+        self._rounds_done = rounds_done(state)
 
     def move(self, step: int, before: State, action: int, after: State) -> None:
         """Move ``step`` (0-based): ``action`` took ``before`` to ``after``."""
@@ -112,7 +118,7 @@ class Narrator:
 
     def show(self, record: dict[str, Any], states: Sequence[State]) -> None:
         """A whole recorded game: ``states`` from
-        :func:`boardgame_envs.training.records.replay_states`."""
+        :func:`boardgame_envs.training.records.game_records.replay_states`."""
         self.start(states[0], record["seed"])
         for step, action in enumerate(record["actions"]):
             self.move(step, states[step], action, states[step + 1])
@@ -121,10 +127,8 @@ class Narrator:
     def _reports(self, before: State, after: State) -> list[str]:
         """The lines ``play`` prints after a move: how a Cornucopia turn ended, the end of a
         Factors and Multiples round."""
-        from boardgame_envs.training.cli import TURN_REPORTS, _round_report
-
         reports = []
-        turn_report = TURN_REPORTS.get(self.game)
+        turn_report = turn_reporter(before.rules)
         if turn_report is not None:
             # Told from a seat other than the turn player's, so that every turn reads "P1's
             # bid ..." (the report uses public facts only: the outcome, chips, revealed bets).
@@ -133,15 +137,16 @@ class Narrator:
             report = turn_report(before.view(teller), after.view(teller), teller)
             if report:
                 reports.append(report)
-        if _rounds_done(after) > self._rounds_done:
-            self._rounds_done = _rounds_done(after)
-            reports.append(_round_report(after))
+        if rounds_done(after) > self._rounds_done:
+            self._rounds_done = rounds_done(after)
+            reports.append(round_report(after))
         return reports
 
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
 
+# -- the end -------------------------------------------------------------------------------
 def final_line(state: State, names: Sequence[str], moves: int) -> str:
     """``game over after 57 moves: P0 (heuristic) 31, P1 (random) 25; P0 (heuristic) wins``."""
     scores = ", ".join(f"P{s} ({names[s]}) {x:g}" for s, x in enumerate(state.scores()))
@@ -154,138 +159,6 @@ def final_line(state: State, names: Sequence[str], moves: int) -> str:
     cap = " at the game's safety cap" if getattr(state, "truncated", False) else ""
     return f"game over after {moves} moves{cap}: scores {scores}{lowest}; {verdict}"
 
-
-#: Per game, the phases whose move the rules keep from the other seats for good (spec §7):
-#: there, a move is hidden from a seat that cannot tell it from another legal move even when
-#: the mover's observation cannot either (a Factors and Multiples discard that ends the
-#: round, after which nobody's observation depends on the card discarded).
-SECRET_PHASES: dict[str, frozenset[str]] = {
-    "factors_multiples": frozenset({"A_DISCARD", "K_DISCARD"}),
-}
-
-#: How many positions consistent with what the watching seat knows (determinizations,
-#: ``rules.sample_state``) are tried to find the moves the mover might have had instead.
-DETERMINIZATIONS = 8
-
-
-def describe_move(before: State, action: int, seat: int | None = None) -> str:
-    """What the move ``action`` of ``before``'s player reads as to ``seat`` (None: a
-    spectator, who sees everything): the move itself, unless ``seat`` is another seat that
-    cannot tell it from a move the mover could have made instead; then the words those
-    moves share and "(hidden from P<seat>)", e.g. ``bet (hidden from P0)`` for a Cornucopia
-    bet, ``discard (hidden from P0)`` for a card discarded face down. Those other moves are
-    the legal ones that look the same to ``seat`` (:func:`hidden_alternatives`), else, for
-    a move with none (a forced discard: the mover's only legal move), the moves the mover
-    might have had as far as ``seat`` knows (:func:`unseen_alternatives`)."""
-    full = before.describe_action(action)
-    if seat is None or before.current_player == seat:
-        return full
-    alike = hidden_alternatives(before, action, seat)
-    if alike:
-        texts = [full, *(before.describe_action(move) for move in alike)]
-    else:
-        texts = [full, *unseen_alternatives(before, action, seat)]
-    if len(texts) == 1:
-        return full
-    return f"{_common_words(texts)} (hidden from P{seat})"
-
-
-def hidden_alternatives(before: State, action: int, seat: int) -> list[int]:
-    """The other legal moves that ``seat`` could not tell from ``action`` although the
-    player who moved could (a Cornucopia bet's side and stake, a card discarded face down):
-    after them ``seat``'s observation is the same and the mover's is not (two rotations of
-    a symmetric tile are no secret: the mover's observation is the same too; in a phase of
-    :data:`SECRET_PHASES` the mover's observation is not compared). Empty when the move is
-    public, or the only one."""
-    legal = before.legal_actions()
-    if len(legal) < 2:
-        return []
-    mover = before.current_player
-    secret = before.view(seat).phase in SECRET_PHASES.get(before.rules.name, ())
-
-    def seen_after(move: int) -> tuple[np.ndarray, np.ndarray]:
-        state = before.clone()
-        state.apply(move)
-        return state.observation(seat), state.observation(mover)
-
-    seen, known = seen_after(action)
-    alike = []
-    for other in legal:
-        if other != action:
-            other_seen, other_known = seen_after(other)
-            if np.array_equal(other_seen, seen) and (
-                secret or not np.array_equal(other_known, known)
-            ):
-                alike.append(other)
-    return alike
-
-
-def unseen_alternatives(
-    before: State, action: int, seat: int, samples: int = DETERMINIZATIONS
-) -> list[str]:
-    """The descriptions of moves, none of them legal in ``before``, that the mover might
-    have made instead as far as ``seat`` knows, and that would have left ``seat``'s
-    observation as ``action`` does: a card discarded face down when it was the mover's only
-    legal move (had the mover held other cards, which ``seat`` cannot rule out, it could
-    have discarded one of those, and ``seat`` would see the same).
-
-    Those moves come from ``samples`` positions consistent with ``seat``'s view (drawn by
-    ``rules.sample_state`` from a fixed seed, so that the same game always reads the same).
-    Only moves the real position does not offer count: the ones it offers are judged by
-    :func:`hidden_alternatives`. A sample in which such a move's outcome shows ``seat``
-    something else (a card ``seat`` draws next, say) does not count; so a hidden move can
-    still read in full, rarely, when every sample differs so. Empty for a game without a
-    determinizer."""
-    legal = set(before.legal_actions())
-    seen: np.ndarray | None = None
-    found: list[str] = []
-    for sample in _determinizations(before, seat, samples):
-        for move in sample.legal_actions():
-            if move in legal:
-                continue
-            text = sample.describe_action(move)
-            if text in found:
-                continue
-            if seen is None:
-                seen = _observation_after(before, action, seat)
-            if np.array_equal(_observation_after(sample, move, seat), seen):
-                found.append(text)
-    return found
-
-
-def _determinizations(before: State, seat: int, samples: int) -> Iterator[State]:
-    """``samples`` positions consistent with ``seat``'s view of ``before``, drawn one by one
-    (from a fixed seed); none for a game without a determinizer."""
-    rng = np.random.default_rng(0)
-    view = before.view(seat)
-    for _ in range(samples):
-        try:
-            sample = before.rules.sample_state(view, rng)
-        except NotImplementedError:
-            return
-        yield sample
-
-
-def _observation_after(state: State, action: int, seat: int) -> np.ndarray:
-    after = state.clone()
-    after.apply(action)
-    return after.observation(seat)
-
-
-def _common_words(texts: Sequence[str]) -> str:
-    """The words the moves' descriptions start with alike ("bet" for "bet YES 2" and "bet
-    NO 1"), or "a move" when none."""
-    described = [text.split() for text in texts]
-    common = []
-    for words in zip(*described):
-        if len(set(words)) > 1:
-            break
-        common.append(words[0])
-    return " ".join(common) or "a move"
-
-
-def _rounds_done(state: State) -> int:
-    return len(getattr(state, "round_scores", ()))
 
 
 # -- files: HTML and GIF -------------------------------------------------------------------
@@ -313,7 +186,7 @@ def write_replay_file(
     ``seat``'s point of view where the game's picture has one, ``pace`` seconds each)."""
     path = check_output_path(path, record["game"])
     if path.suffix.lower() == ".html":
-        from boardgame_envs.training.html_replay import write_html
+        from boardgame_envs.training.records.html_replay import write_html
 
         return Path(write_html(record, path))
     return write_gif(states, path, record["game"], seat=seat, seconds=pace)

@@ -5,12 +5,12 @@ It warm-starts the policy by imitating the heuristic player (behaviour cloning o
 and random players for 800,000 steps (8 to 12 minutes on a 2-core machine: PPO's update
 is serial, and a second env worker does not speed this game up), with the score-difference
 reward shaping and a learning rate falling linearly to zero (the game's recipe in
-``training/recipes.py``: ``RECIPES`` and ``HYPERPARAMS``, shorter).
+``agents/games/factors_multiples/recipes.py``, shorter).
 Then it plays the trained policy, the heuristic and the random player against each other,
 ``eval_games`` games per pairing with seats rotated, and prints the table with 95%
 confidence intervals and ratings.
 
-    python -m boardgame_envs.training.demo
+    python -m boardgame_envs.training.cli.demo
 """
 
 from __future__ import annotations
@@ -20,11 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardgame_envs.agents.ppo import PPOAgent
-from boardgame_envs.training import evaluate, recipes, train_ppo
 from boardgame_envs.training.cli_args import at_least, check_fields, parse_args
-from boardgame_envs.training.learning_curve import EVAL_SEED
+from boardgame_envs.training.evaluation import tournament as evaluate
+from boardgame_envs.training.evaluation.learning_curve import EVAL_SEED
+from boardgame_envs.training.ppo import train as train_ppo
+from boardgame_envs.training.ppo.recipes import recipe
 
-RECIPE = recipes.RECIPES["factors_multiples"]  # the demo trains the game's recipe
+#: The demo's game: the one place outside a game's own files that names one.
+GAME = "factors_multiples"
+RECIPE = recipe(GAME)  # the demo trains the game's recipe
 
 
 @dataclass
@@ -32,7 +36,7 @@ class Args:
     timesteps: int = 800_000
     """PPO training steps (the recipe's full run, which the shipped policy had, is longer)"""
     opponent: str = RECIPE["opponent"]
-    """training opponents (see train_ppo)"""
+    """training opponents (see train)"""
     imitation_games: int = RECIPE["imitation_games"]
     """games of the heuristic to imitate before PPO (0: train from scratch)"""
     eval_games: int = 500
@@ -60,7 +64,7 @@ def main(args: Args) -> evaluate.Tournament:
     started = time.perf_counter()
     run_dir: Path = train_ppo.main(
         train_ppo.Args(
-            game="factors_multiples",
+            game=GAME,
             num_players=2,
             opponent=args.opponent,
             timesteps=args.timesteps,
@@ -76,9 +80,9 @@ def main(args: Args) -> evaluate.Tournament:
         )
     )
     trained = time.perf_counter() - started
-    trained_agent = PPOAgent.load(run_dir, game="factors_multiples")
+    trained_agent = PPOAgent.load(run_dir, game=GAME)
     tournament = evaluate.run_tournament(
-        "factors_multiples",
+        GAME,
         ["ppo", "heuristic", "random"],
         [2],
         args.eval_games,

@@ -1,10 +1,10 @@
 """Expert iteration's learner: the replay window of labelled samples, and Adam on it.
 
-Each iteration's games (``training/labelled_games.py``) become one :class:`Block` of samples:
+Each iteration's games (``training/exit/labelled_games.py``) become one :class:`Block` of samples:
 observations (one byte a value, ``CodedRows``), legal masks, policy targets and value
 targets. The :class:`ReplayWindow` keeps the blocks of the last ``--window`` iterations and
 draws minibatches from all of them as from one table; it is saved whole with every
-checkpoint (:meth:`ReplayWindow.arrays`, ``training/exit_checkpoints.py``).
+checkpoint (:meth:`ReplayWindow.arrays`, ``training/exit/checkpoints.py``).
 
 :func:`learn` takes as many minibatches from the whole window as ``--epochs`` passes over the
 iteration's new samples make, minimising the cross-entropy of the search's distribution

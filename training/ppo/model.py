@@ -1,7 +1,7 @@
-"""The learner of ``training/train_ppo.py``: a MaskablePPO built to the game's recipe.
+"""The learner of ``training/ppo/train.py``: a MaskablePPO built to the game's recipe.
 
-- :func:`new_model`: SB3-contrib's MaskablePPO with the game's HYPERPARAMS
-  (training/recipes.py; ``Args`` override them), the learning-rate schedule
+- :func:`new_model`: SB3-contrib's MaskablePPO with the game's hyperparameters
+  (training/ppo/recipes.py; ``Args`` override them), the learning-rate schedule
   (:func:`learning_rate_schedule`) and the policy's networks (:func:`policy_kwargs`): dense
   layers, behind a small CNN over the board planes where the game has them
   (agents/networks.py), and the heuristic's hint added to the logits with ``--hint``
@@ -10,18 +10,18 @@
 - :func:`load_checkpoint`: ``--resume``, the run's newest readable checkpoint.
 
 The algorithm itself stays in SB3; only the rollout buffer is this project's
-(training/rollout_buffer.py).
+(training/ppo/rollout_buffer.py). ``args`` is the run's
+:class:`boardgame_envs.training.ppo.train.Args`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from boardgame_envs.agents.ppo import load_model, resolve_model
 from boardgame_envs.training.cli_args import parse_int_list
-from boardgame_envs.training.recipes import PLANES_NETS, hyperparameters
-from boardgame_envs.training.rollout_buffer import EnvMajorRolloutBuffer
+from boardgame_envs.training.ppo.recipes import hyperparameters, planes_net
+from boardgame_envs.training.ppo.rollout_buffer import EnvMajorRolloutBuffer
 from boardgame_envs.training.run_files import newest_checkpoint
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.logger import Logger
@@ -29,15 +29,12 @@ from stable_baselines3.common.logger import Logger
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
 
-if TYPE_CHECKING:
-    from boardgame_envs.training.train_ppo import Args
-
-#: Hyperparameters of HYPERPARAMS that this module reads itself (not MaskablePPO's own).
+#: Hyperparameters of a recipe that this module reads itself (not MaskablePPO's own).
 NOT_SB3_ARGS = ("net_arch", "learning_rate", "anneal_lr", "final_lr_fraction")
 
 
 def new_model(
-    args: Args, env, tensorboard_log: str | None = None, device: str = "cpu"
+    args, env, tensorboard_log: str | None = None, device: str = "cpu"
 ) -> MaskablePPO:
     """A fresh MaskablePPO of the game's hyperparameters (with ``args``' overrides) on
     ``device`` (a torch device, already checked: :func:`boardgame_envs.agents.ppo.resolve_device`).
@@ -69,18 +66,19 @@ def new_model(
     return model
 
 
-def policy_kwargs(args: Args) -> dict:
+def policy_kwargs(args) -> dict:
     """The policy's networks: the dense layers of ``net_arch``, behind a PlanesExtractor
-    where ``--network`` (auto: the game's entry in PLANES_NETS) asks for one."""
+    where ``--network`` (auto: the game's ``PPO_PLANES``) asks for one."""
     hp = hyperparameters(args)
     kwargs: dict = dict(net_arch=parse_int_list("net_arch", hp["net_arch"], example="256,256"))
-    if args.network != "flat" and args.game in PLANES_NETS:
+    planes = planes_net(args.game)
+    if args.network != "flat" and planes is not None:
         from boardgame_envs.agents.networks import PlanesExtractor
 
         kwargs.update(
             features_extractor_class=PlanesExtractor,
             features_extractor_kwargs=dict(
-                planes=make_rules(args.game).planes_shape, **PLANES_NETS[args.game]
+                planes=make_rules(args.game).planes_shape, **planes
             ),
         )
     if args.hint:

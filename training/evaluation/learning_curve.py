@@ -16,12 +16,8 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from boardgame_envs.agents.ppo import PPOAgent
-
-if TYPE_CHECKING:
-    from boardgame_envs.training.train_ppo import Args
 
 EVAL_OPPONENTS = ["random", "heuristic"]
 EVAL_SEED = 1_000_000_000  # evaluation deals never overlap training seeds
@@ -29,11 +25,12 @@ EVAL_FILE = "eval.csv"
 CURVE_FILE = "learning_curve.png"
 
 
-def evaluate_and_log(model, args: Args, run_dir: Path, timesteps: int, logger=None) -> list:
-    """Evaluate ``model`` (a MaskablePPO playing its deterministic policy) against each of
-    EVAL_OPPONENTS, append the results to ``eval.csv``, record them in ``logger`` (SB3's,
-    for tensorboard) when given, and redraw the learning curve. The results, per opponent."""
-    from boardgame_envs.training.evaluate import evaluate_against
+def evaluate_and_log(model, args, run_dir: Path, timesteps: int, logger=None) -> list:
+    """Evaluate ``model`` (a MaskablePPO playing its deterministic policy; ``args``: the
+    run's :class:`boardgame_envs.training.ppo.train.Args`) against each of EVAL_OPPONENTS,
+    append the results to ``eval.csv``, record them in ``logger`` (SB3's, for tensorboard)
+    when given, and redraw the learning curve. The results, per opponent."""
+    from boardgame_envs.training.evaluation.tournament import evaluate_against
 
     agent = PPOAgent(model, deterministic=True, observe_mask=args.observe_mask)
     results = evaluate_against(

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from boardgame_envs.agents.base import split_agent_specs
-from boardgame_envs.training.cli_args import check_fields, parse_args, parse_int_list
-from boardgame_envs.training.evaluate import (
+from boardgame_envs.agents.specs import split_agent_specs
+from boardgame_envs.training.cli_args import check_fields, check_game, parse_args, parse_int_list
+from boardgame_envs.training.evaluation.tournament import (
     TOURNAMENT_ALLOWED,
     KeptPairings,
     Tournament,
@@ -42,7 +42,7 @@ from boardgame_envs.training.evaluate import (
 
 from boardgame_envs.registry import make_rules
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the repository (training/evaluation/..)
 #: The search agent's league budgets: iterations only (no clock), so tables reproduce.
 SEARCH_SPECS = ("ismcts:iterations=10,seconds=0", "ismcts:seconds=0")
 
@@ -86,7 +86,7 @@ def default_agents(
 
 @dataclass
 class Args:
-    game: str = "factors_multiples"
+    game: str
     """game id (see ``boardgame-envs list``)"""
     num_players: str = "2"
     """table sizes, comma-separated (e.g. "2,4"); each must be allowed by the game"""
@@ -118,6 +118,7 @@ class Args:
     index>.json: deal seed, agents, actions), for boardgame-envs replay ("" = none)"""
 
     def __post_init__(self) -> None:
+        check_game(self)
         check_fields(self, TOURNAMENT_ALLOWED)
         parse_int_list("num_players", self.num_players)
 
@@ -175,10 +176,11 @@ def ranked(tournament: Tournament) -> list[tuple[str, float, float]]:
     return sorted(rows, key=lambda row: -(row[1] - 3 * row[2]))
 
 
-def provenance(module: str = "boardgame_envs.training.league") -> str:
+def provenance(module: str = "boardgame_envs.training.evaluation.league") -> str:
     """When, at which commit and by which command line these results were made."""
     called = Path(sys.argv[0]).name
-    program = "boardgame-envs" if called in ("boardgame-envs", "cli.py") else f"python -m {module}"
+    command_line = ("boardgame-envs", "__main__.py", "commands.py")  # the console script, -m cli
+    program = "boardgame-envs" if called in command_line else f"python -m {module}"
     command = " ".join([program, *map(shlex.quote, sys.argv[1:])])
     return f"Made on {datetime.date.today().isoformat()} at commit {git_commit()} by `{command}`."
 

@@ -4,7 +4,7 @@
 (the Adam moments are twice the policy's size and only matter for training on) nor the envs'
 last observations, and check it fits the 5 MB a shipped model may take.
 
-    python -m boardgame_envs.training.ship --run-dir runs/cornucopia__ppo__0__20261201-141500
+    python -m boardgame_envs.training.ppo.ship --run-dir runs/cornucopia__ppo__0__20261201-141500
 """
 
 from __future__ import annotations

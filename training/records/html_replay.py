@@ -2,8 +2,8 @@
 
 ::
 
-    from boardgame_envs.training.records import load_record
-    from boardgame_envs.training.html_replay import write_html
+    from boardgame_envs.training.records.game_records import load_record
+    from boardgame_envs.training.records.html_replay import write_html
 
     write_html(load_record("games/wasabi-0.json"), "wasabi-0.html")
 
@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from boardgame_envs.training.records import check_record, replay_states
-from boardgame_envs.training.replay import describe_move
+from boardgame_envs.training.records.game_records import check_record, replay_states
+from boardgame_envs.training.records.narration import describe_move
 
 from boardgame_envs.core import image
 from boardgame_envs.core.rules import InvalidConfigError, State, is_integer
@@ -65,8 +65,8 @@ def write_html(
     seat: int | None = None,
 ) -> Path:
     """Write the replay viewer of ``record`` (a game record, see
-    :mod:`boardgame_envs.training.records`) to ``path``; returns the path. See :func:`render_html`
-    for ``views`` and ``seat``."""
+    :mod:`boardgame_envs.training.records`) to ``path``; returns the path. See
+    :func:`render_html` for ``views`` and ``seat``."""
     path = Path(path)
     page = render_html(record, views=views, seat=seat)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -185,8 +185,9 @@ def viewer_data(
 def move_texts(before: State, action: int, views: Sequence[int | None]) -> dict[int | None, str]:
     """What ``action`` (played in ``before``) reads as from each view: the move itself to a
     spectator (None) and to the seat that moved; to another seat, "(hidden from P1)" where
-    it could not tell the move from others (:func:`boardgame_envs.training.replay.describe_move`,
-    the rule of ``boardgame-envs replay --seat`` and of ``play``)."""
+    it could not tell the move from others
+    (:func:`boardgame_envs.training.records.narration.describe_move`, the rule of
+    ``boardgame-envs replay --seat`` and of ``play``)."""
     return {view: describe_move(before, action, view) for view in views}
 
 

@@ -8,7 +8,7 @@ difference of two agents' results measures what they do in the ending alone, wit
 noise than whole games: this is how the search's ``late`` option was tuned
 (docs/design-notes.md).
 
-    python -m boardgame_envs.training.endings --game carcassonne_castle --turns-left 16 --games 120
+    python scripts/endings.py --game carcassonne_castle --turns-left 16 --games 120
         \\ --seed 10000000 --agents "heuristic,ismcts:seconds=0,late=0,ismcts:seconds=0"
 """
 
@@ -18,15 +18,15 @@ import math
 import time
 from dataclasses import dataclass
 
-from boardgame_envs.agents.base import make_agent, split_agent_specs
-from boardgame_envs.agents.leaf_values import TURNS_LEFT
+from boardgame_envs.agents.settings import game_settings
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.training.cli_args import at_least, check_fields, parse_args
-from boardgame_envs.training.evaluate import wilson_interval
+from boardgame_envs.training.evaluation.tournament import wilson_interval
 from boardgame_envs.training.parallel import run_tasks
 from tqdm.auto import tqdm
 
 from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_rules
+from boardgame_envs.registry import GAMES, make_rules
 
 
 @dataclass
@@ -54,10 +54,11 @@ class Args:
 
     def __post_init__(self) -> None:
         check_fields(self, ALLOWED)
-        if self.game not in TURNS_LEFT:
+        if game_settings(self.game).turns_left is None:
+            counting = [game for game in GAMES if game_settings(game).turns_left is not None]
             raise InvalidConfigError(
                 f"--game {self.game!r} does not count its turns left; allowed: "
-                f"{', '.join(TURNS_LEFT)}"
+                f"{', '.join(counting)}"
             )
         make_rules(self.game).check_num_players(self.num_players)
 
@@ -87,7 +88,7 @@ def play_endings(task: tuple) -> list[Ending]:
     ``specs`` in turn at ``seat``."""
     game, specs, before, turns_left, num_players, seed, seat = task
     rules = make_rules(game)
-    left = TURNS_LEFT[game]
+    left = game_settings(game).turns_left
     state = rules.new_state(num_players, seed=seed)
     players = [_seated("heuristic", game, seed * 7919 + s) for s in range(num_players)]
     players[seat] = _seated(before, game, seed * 7919 + seat)

@@ -1,8 +1,8 @@
 """The scaling figures of docs/results.md: league games/s and PPO learner steps/s for 1 and 2
 workers, local and Ray, on this machine.
 
-    python -m boardgame_envs.training.scaling league cornucopia heuristic,random 300
-    python -m boardgame_envs.training.scaling train cornucopia 16384
+    python scripts/scaling.py league cornucopia heuristic,random 300
+    python scripts/scaling.py train cornucopia 16384
 
 A league is timed from its first game to its last, training after one untimed rollout
 (``bench.learner_rate``); starting the workers or Ray is not counted. The 1-minute load
@@ -20,7 +20,7 @@ LEAGUE_SEED = 5_000_000
 
 
 def league_rate(game: str, agents: str, games: int, backend: str, workers: int) -> float:
-    from boardgame_envs.training.league import Args, run_league
+    from boardgame_envs.training.evaluation.league import Args, run_league
 
     if backend == "ray":
         from boardgame_envs.training.parallel import connect_ray
@@ -42,7 +42,7 @@ def league_rate(game: str, agents: str, games: int, backend: str, workers: int) 
 
 
 def learner_rate(game: str, steps: int, backend: str, workers: int) -> float:
-    from boardgame_envs.training.bench import learner_rate
+    from boardgame_envs.training.evaluation.bench import learner_rate
 
     return learner_rate(game, steps, backend=backend, workers=workers)
 
