@@ -164,8 +164,7 @@ rng = np.random.default_rng(5)
 obs = env.reset()
 digest = hashlib.sha256()
 for step in range(1000):
-    masks = env.env_method("action_masks") if not hasattr(env, "action_masks") else
-    env.action_masks() masks = np.asarray(masks)
+    masks = np.asarray(env.action_masks())
     actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
     obs, rewards, dones, infos = env.step(actions)
     for part in (obs if isinstance(obs, dict) else {"o": obs}).values():

@@ -1,6 +1,6 @@
 """Carcassonne: The Castle's compiled heuristic, its placement values, heuristic playouts, the
 determinizer and the leaf evaluation, held to the Python references
-(``agents/heuristic/carcassonne_castle.py``, ``boardgame_envs/carcassonne_castle/sample.py``,
+(``agents/games/carcassonne_castle/heuristic.py``, ``boardgame_envs/carcassonne_castle/sample.py``,
 ``agents/leaf_values.py``) position by position.
 
 Positions come from Python-engine games played by the heuristic and random moves (one
@@ -26,8 +26,8 @@ import random
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.games.carcassonne_castle.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
-from boardgame_envs.agents.heuristic.carcassonne_castle import HeuristicAgent
 from boardgame_envs.agents.leaf_values import leaf_evaluator
 
 from boardgame_envs.core.native import native_module

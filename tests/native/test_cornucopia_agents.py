@@ -2,7 +2,7 @@
 against their Python references, position by position:
 
 * ``heuristic_action(seat, rng)`` against
-  ``boardgame_envs.agents.heuristic.cornucopia.HeuristicAgent`` (the same move, the two generators
+  ``boardgame_envs.agents.games.cornucopia.heuristic.HeuristicAgent`` (the same move, the two generators
 left in the same state); * ``turn_outlook(seat)`` (what search reads) against the reference's, for
   every seat, as equal floats (their ``repr``: the sign of a zero counts);
 * ``heuristic_playout(seed, depth, epsilon)`` against the same loop on the Python engine
@@ -22,8 +22,8 @@ import random
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.games.cornucopia.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
-from boardgame_envs.agents.heuristic.cornucopia import HeuristicAgent
 from boardgame_envs.agents.leaf_values import leaf_evaluator
 
 from boardgame_envs.core.native import native_module

@@ -5,7 +5,7 @@ Positions come from Python-engine matches of every player count and option, play
 of heuristic and random moves. At each one:
 
 * ``heuristic_action(seat, Pcg64)`` is the move of
-  ``boardgame_envs.agents.heuristic.factors_multiples``'s ``HeuristicAgent`` on the seat's view,
+  ``boardgame_envs.agents.games.factors_multiples.heuristic``'s ``HeuristicAgent`` on the seat's view,
 and both generators end in the same state; * ``heuristic_playout(seed, depth, epsilon)`` plays the
   decisions the Python loop plays (one shared generator for the epsilon draws and the heuristic)
 and ends in the same snapshot; * ``sample(seat, Pcg64)`` is ``rules.sample_state(view, rng)`` for
@@ -24,8 +24,8 @@ import re
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.games.factors_multiples.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
-from boardgame_envs.agents.heuristic.factors_multiples import HeuristicAgent
 from boardgame_envs.agents.leaf_values import leaf_evaluator
 
 from boardgame_envs.core.native import native_module

@@ -1,5 +1,5 @@
 """Tahiti's compiled heuristic, heuristic playouts, determinizer and leaf evaluation, held to
-the Python references (``agents/heuristic/tahiti.py``, ``boardgame_envs/tahiti/sample.py``,
+the Python references (``agents/games/tahiti/heuristic.py``, ``boardgame_envs/tahiti/sample.py``,
 ``agents/leaf_values.py``) position by position.
 
 Positions come from Python-engine games played by the heuristic and random moves (every
@@ -25,8 +25,8 @@ import random
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.games.tahiti.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
-from boardgame_envs.agents.heuristic.tahiti import HeuristicAgent
 from boardgame_envs.agents.leaf_values import leaf_evaluator
 
 from boardgame_envs.core.native import native_module

@@ -5,7 +5,7 @@ Positions come from Python-engine games of every player count and option, from t
 and from a card-rich start (every seat holds two action cards, so the card decision points
 come up), played by a mix of heuristic and random moves. At each one:
 
-* ``heuristic_action(seat, Pcg64)`` is the move of ``boardgame_envs.agents.heuristic.wasabi``'s
+* ``heuristic_action(seat, Pcg64)`` is the move of ``boardgame_envs.agents.games.wasabi.heuristic``'s
   ``HeuristicAgent`` on the seat's view, and both generators end in the same state (the
   agent draws nothing);
 * ``board_value(seat)`` is the reference planner's ``_setup(view)`` then ``value_now()``
@@ -28,8 +28,8 @@ import random
 
 import numpy as np
 import pytest
+from boardgame_envs.agents.games.wasabi.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
-from boardgame_envs.agents.heuristic.wasabi import HeuristicAgent
 from boardgame_envs.agents.leaf_values import leaf_evaluator
 
 from boardgame_envs.core.native import native_module
