@@ -2,9 +2,10 @@
 against their Python references, position by position:
 
 * ``heuristic_action(seat, rng)`` against
-  ``boardgame_envs.agents.games.cornucopia.heuristic.HeuristicAgent`` (the same move, the two generators
-left in the same state); * ``turn_outlook(seat)`` (what search reads) against the reference's, for
-  every seat, as equal floats (their ``repr``: the sign of a zero counts);
+  ``boardgame_envs.agents.games.cornucopia.heuristic.HeuristicAgent`` (the same move, the two
+  generators left in the same state);
+* ``turn_outlook(seat)`` (what search reads) against the reference's, for every seat, as
+  equal floats (their ``repr``: the sign of a zero counts);
 * ``heuristic_playout(seed, depth, epsilon)`` against the same loop on the Python engine
   with one reference agent drawing from ``default_rng(seed)``;
 * ``sample(seat, rng)`` against ``rules.sample_state(view, rng)`` (the same snapshot, the

@@ -4,14 +4,15 @@ evaluation against their Python references, position by position.
 Positions come from Python-engine matches of every player count and option, played by a mix
 of heuristic and random moves. At each one:
 
-* ``heuristic_action(seat, Pcg64)`` is the move of
-  ``boardgame_envs.agents.games.factors_multiples.heuristic``'s ``HeuristicAgent`` on the seat's view,
-and both generators end in the same state; * ``heuristic_playout(seed, depth, epsilon)`` plays the
-  decisions the Python loop plays (one shared generator for the epsilon draws and the heuristic)
-and ends in the same snapshot; * ``sample(seat, Pcg64)`` is ``rules.sample_state(view, rng)`` for
-  every seat: the same snapshot, the generator in the same state;
-* ``leaf_values()`` is ``boardgame_envs.agents.leaf_values.leaf_evaluator`` exactly, and leaves the
-  state unchanged.
+* ``heuristic_action(seat, Pcg64)`` is the move of the ``HeuristicAgent`` of
+  ``boardgame_envs.agents.games.factors_multiples.heuristic`` on the seat's view, and both
+  generators end in the same state;
+* ``heuristic_playout(seed, depth, epsilon)`` plays the decisions the Python loop plays (one
+  shared generator for the epsilon draws and the heuristic) and ends in the same snapshot;
+* ``sample(seat, Pcg64)`` is ``rules.sample_state(view, rng)`` for every seat: the same
+  snapshot, the generator in the same state;
+* ``leaf_values()`` is ``boardgame_envs.agents.leaf_values.leaf_evaluator`` exactly, and
+  leaves the state unchanged.
 """
 
 from __future__ import annotations

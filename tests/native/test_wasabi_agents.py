@@ -5,9 +5,9 @@ Positions come from Python-engine games of every player count and option, from t
 and from a card-rich start (every seat holds two action cards, so the card decision points
 come up), played by a mix of heuristic and random moves. At each one:
 
-* ``heuristic_action(seat, Pcg64)`` is the move of ``boardgame_envs.agents.games.wasabi.heuristic``'s
-  ``HeuristicAgent`` on the seat's view, and both generators end in the same state (the
-  agent draws nothing);
+* ``heuristic_action(seat, Pcg64)`` is the move of
+  ``boardgame_envs.agents.games.wasabi.heuristic``'s ``HeuristicAgent`` on the seat's view, and
+  both generators end in the same state (the agent draws nothing);
 * ``board_value(seat)`` is the reference planner's ``_setup(view)`` then ``value_now()``
   for every seat (the number the search's leaf evaluation reads), the same float;
 * ``leaf_values()`` is ``boardgame_envs.agents.leaf_values.leaf_evaluator("wasabi")`` exactly, and
