@@ -137,8 +137,8 @@ class Args:
     net_arch: str | None = None
     """hidden layer sizes of policy and value networks, e.g. "256,256" """
     network: str = "auto"
-    """input network: planes (a small CNN over the board planes, agents/networks.py, for
-    carcassonne_castle, tahiti and wasabi), flat (the whole observation into the dense
+    """input network: planes (a small CNN over the board planes, agents/networks.py, for a
+    game whose recipe gives its PPO_PLANES), flat (the whole observation into the dense
     layers), or auto (planes where the game has them)"""
     anneal_lr: bool | None = None
     """decay the learning rate linearly over the run, to 0 or to --final-lr-fraction of
