@@ -31,6 +31,11 @@ from boardgame_envs.registry import GAMES, game_info
 Provisional = Callable[[State], list[float]]
 
 
+#: The search's budget in a game that sets none: 200 iterations a decision (still capped by
+#: ``seconds``), so that ``ismcts:seconds=0`` is a budget of iterations in every game.
+GENERIC_SEARCH: dict[str, Any] = {"iterations": 200}
+
+
 @dataclass(frozen=True)
 class GameSettings:
     """What agents know about one game. Every field has a generic default."""
@@ -38,9 +43,10 @@ class GameSettings:
     heuristic: str = ""
     """``"module:Class"`` of the game's rule-based agent (an Agent class taking ``seed``);
     "" = the game has none (the ``heuristic`` agent spec then says so)"""
-    search: dict[str, Any] = field(default_factory=dict)
+    search: dict[str, Any] = field(default_factory=lambda: dict(GENERIC_SEARCH))
     """``ismcts``'s defaults for the game, over the generic
-    :class:`~boardgame_envs.agents.search.SearchOptions` ones"""
+    :class:`~boardgame_envs.agents.search.SearchOptions` ones (without settings of its own, a
+    game gets :data:`GENERIC_SEARCH`)"""
     search_presets: dict[str, dict[str, Any]] = field(default_factory=dict)
     """named settings, ``ismcts:preset=<name>`` (e.g. ``{"v1": {...}}``)"""
     net_search: dict[str, Any] = field(default_factory=dict)
@@ -108,6 +114,45 @@ def heuristic_class(game: str) -> type:
             f"file.py:Name), a trained ppo:/net: model. Games with a heuristic: {from_registry}"
         )
     return load_object(path)
+
+
+def has_heuristic(game: str) -> bool:
+    return bool(game_settings(game).heuristic)
+
+
+def reference_agent(game: str) -> str:
+    """The agent generic defaults measure and train against: the game's ``heuristic``, or
+    ``random`` for a game without one."""
+    return "heuristic" if has_heuristic(game) else "random"
+
+
+def for_game(recipe: dict[str, Any], game: str, no_hint: str = "") -> dict[str, Any]:
+    """A generic recipe as ``game`` can play it: in a game without a heuristic, the
+    opponents it names become random play, and the warm start and the hint (``no_hint``:
+    how the recipe says "none") that copy it are left out. Unchanged for a game with one."""
+    if has_heuristic(game):
+        return dict(recipe)
+    adapted = dict(recipe)
+    if isinstance(adapted.get("opponent"), str):
+        adapted["opponent"] = _replace_in_mix(adapted["opponent"], "heuristic", "random")
+    if adapted.get("imitate") == "heuristic":
+        adapted["imitate"] = ""
+        if "imitation_games" in adapted:
+            adapted["imitation_games"] = 0
+    if adapted.get("hint") == "heuristic":
+        adapted["hint"] = no_hint
+    return adapted
+
+
+def _replace_in_mix(mix: str, old: str, new: str) -> str:
+    """``"random=0.5,heuristic=0.5"`` -> ``"random=1.0"``: ``old`` replaced by ``new`` in a
+    weighted mix of agents, the weights of one agent added up."""
+    weights: dict[str, float] = {}
+    for part in mix.split(","):
+        name, _, weight = part.strip().partition("=")
+        name = new if name == old else name
+        weights[name] = weights.get(name, 0.0) + (float(weight) if weight else 1.0)
+    return ",".join(f"{name}={weight:g}" for name, weight in weights.items())
 
 
 def _games_with_heuristic() -> list[str]:

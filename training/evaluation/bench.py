@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+from boardgame_envs.agents.settings import game_settings, has_heuristic, reference_agent
 from boardgame_envs.training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
 from boardgame_envs.core.native import native_games, native_module
@@ -236,7 +237,8 @@ def search_rate(game: str, engine: str, positions: list) -> float:
     time cap: its iteration budgets decide) deciding in each position, on ``engine``."""
     from boardgame_envs.agents.search import ISMCTSAgent, parse_options
 
-    options, _ = parse_options("preset=v1,seconds=0", game)
+    preset = "preset=v1," if "v1" in game_settings(game).search_presets else ""
+    options, _ = parse_options(f"{preset}seconds=0", game)
     agent = ISMCTSAgent(game, options, seed=0, engine=engine)
     rules = game_info(game).rules(engine)
     views = [
@@ -268,10 +270,12 @@ def heuristic_playout_rate(positions: list, seconds: float, seed: int) -> float:
 
 def single_agent_rate(game: str, engine: str, seconds: float, seed: int) -> float:
     """Learner steps/s of one single-agent env (mask appended to the observation) with
-    the heuristic as the opponent, the learner playing uniformly random legal moves."""
+    the heuristic as the opponent (random play in a game without one), the learner playing
+    uniformly random legal moves."""
     from boardgame_envs.registry import make_single_agent
 
-    env = make_single_agent(game, opponent="heuristic", engine=engine, observe_mask=True)
+    opponent = reference_agent(game)
+    env = make_single_agent(game, opponent=opponent, engine=engine, observe_mask=True)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = 0
@@ -293,7 +297,7 @@ def vector_rate(game: str, seconds: float, seed: int) -> float:
     heuristic opponents, the learners playing uniformly random legal moves."""
     from boardgame_envs.vector import make_vec
 
-    env = make_vec(game, VEC_ENVS, opponent="heuristic", seed=seed)
+    env = make_vec(game, VEC_ENVS, opponent=reference_agent(game), seed=seed)
     rng = np.random.default_rng(seed)
     env.reset()
     steps = 0
@@ -454,17 +458,18 @@ def measure_row(game: str, engine: str, n: int, args: Args, c4: list[float]) -> 
             lambda r: determinizations_rate(rules, positions, args.seconds, args.seed + r, True),
             args.repeats,
         )
-        row["heuristic_decisions_per_s"] = best(
-            lambda r: heuristic_rate(game, engine, positions, args.seconds), args.repeats
-        )
-        row["heuristic_in_play_per_s"] = best(
-            lambda r: heuristic_in_play_rate(game, engine, IN_PLAY_GAMES, args.seed + 1000 * r),
-            args.repeats,
-        )
-        row["heuristic_playout_decisions_per_s"] = best(
-            lambda r: heuristic_playout_rate(positions, args.seconds, args.seed + r),
-            args.repeats,
-        )
+        if has_heuristic(game):
+            row["heuristic_decisions_per_s"] = best(
+                lambda r: heuristic_rate(game, engine, positions, args.seconds), args.repeats
+            )
+            row["heuristic_in_play_per_s"] = best(
+                lambda r: heuristic_in_play_rate(game, engine, IN_PLAY_GAMES, args.seed + 1000 * r),
+                args.repeats,
+            )
+            row["heuristic_playout_decisions_per_s"] = best(
+                lambda r: heuristic_playout_rate(positions, args.seconds, args.seed + r),
+                args.repeats,
+            )
         row["single_agent_steps_per_s"] = best(
             lambda r: single_agent_rate(game, engine, args.seconds, args.seed + r),
             args.repeats,

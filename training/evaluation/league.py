@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from boardgame_envs.agents.settings import has_heuristic
 from boardgame_envs.agents.specs import split_agent_specs
 from boardgame_envs.training.cli_args import check_fields, check_game, parse_args, parse_int_list
 from boardgame_envs.training.evaluation.tournament import (
@@ -75,7 +76,7 @@ def default_agents(
     game's default), and the shipped network alone and guiding the search where one is
     shipped for the table size (a league over several sizes has no network: each reads
     one)."""
-    agents = ["random", "heuristic"]
+    agents = ["random", "heuristic"] if has_heuristic(game) else ["random"]
     model = shipped_model(game)
     if model is not None:
         agents.append(model)

@@ -1,8 +1,8 @@
 """How a run is doing: evaluations during training, ``eval.csv`` and ``learning_curve.png``.
 
 Every ``--eval-every`` timesteps, and once at the end, the policy plays ``--eval-games``
-games against each of ``EVAL_OPPONENTS`` (seats rotated, deals from ``EVAL_SEED`` on, never
-a training deal). Each evaluation adds one row per opponent to the run's ``eval.csv``:
+games against each of :func:`eval_opponents` (seats rotated, deals from ``EVAL_SEED`` on,
+never a training deal). Each evaluation adds one row per opponent to the run's ``eval.csv``:
 
     timesteps,opponent,games,win_share,ci95_low,ci95_high,mean_score
 
@@ -18,8 +18,15 @@ import csv
 from pathlib import Path
 
 from boardgame_envs.agents.ppo import PPOAgent
+from boardgame_envs.agents.settings import has_heuristic
 
-EVAL_OPPONENTS = ["random", "heuristic"]
+
+def eval_opponents(game: str) -> list[str]:
+    """Who a run is measured against: random play and the game's heuristic (random play
+    alone in a game without one)."""
+    return ["random", "heuristic"] if has_heuristic(game) else ["random"]
+
+
 EVAL_SEED = 1_000_000_000  # evaluation deals never overlap training seeds
 EVAL_FILE = "eval.csv"
 CURVE_FILE = "learning_curve.png"
@@ -27,14 +34,20 @@ CURVE_FILE = "learning_curve.png"
 
 def evaluate_and_log(model, args, run_dir: Path, timesteps: int, logger=None) -> list:
     """Evaluate ``model`` (a MaskablePPO playing its deterministic policy; ``args``: the
-    run's :class:`boardgame_envs.training.ppo.train.Args`) against each of EVAL_OPPONENTS,
+    run's :class:`boardgame_envs.training.ppo.train.Args`) against each of :func:`eval_opponents`,
     append the results to ``eval.csv``, record them in ``logger`` (SB3's, for tensorboard)
     when given, and redraw the learning curve. The results, per opponent."""
     from boardgame_envs.training.evaluation.tournament import evaluate_against
 
     agent = PPOAgent(model, deterministic=True, observe_mask=args.observe_mask)
     results = evaluate_against(
-        agent, args.game, args.num_players, EVAL_OPPONENTS, args.eval_games, EVAL_SEED, name="ppo"
+        agent,
+        args.game,
+        args.num_players,
+        eval_opponents(args.game),
+        args.eval_games,
+        EVAL_SEED,
+        name="ppo",
     )
     append_eval_rows(run_dir, [eval_row(r, timesteps=timesteps) for r in results])
     if logger is not None:

@@ -10,7 +10,7 @@ given to :class:`boardgame_envs.training.exit.train.Args` overrides it.
 
 from __future__ import annotations
 
-from boardgame_envs.agents.settings import game_recipes
+from boardgame_envs.agents.settings import for_game, game_recipes
 
 #: The search of every recipe: each game's defaults, reproducible (an iteration budget).
 DEFAULT_SEARCH = "ismcts:seconds=0"
@@ -60,4 +60,5 @@ RECIPE_FIELDS = tuple(BASE_RECIPE)
 
 def exit_recipe(game: str) -> dict:
     """The game's ``EXIT_RECIPE`` over :data:`BASE_RECIPE`."""
-    return dict(BASE_RECIPE, **getattr(game_recipes(game), "EXIT_RECIPE", {}))
+    own = getattr(game_recipes(game), "EXIT_RECIPE", {})
+    return for_game(dict(BASE_RECIPE, **own), game, no_hint="none")

@@ -103,6 +103,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from boardgame_envs.agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
+from boardgame_envs.agents.settings import reference_agent
 from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.training.cli_args import (
     FRACTION,
@@ -156,7 +157,6 @@ from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
 
 EVAL_SEED = 1_000_000_000  # evaluation deals; training deals are drawn below this
-EVAL_OPPONENT = "heuristic"
 PLAY_MODES = ("searched", "net")
 #: What the policy learns at a labelled decision: the search's visit shares, or its move.
 TARGETS = ("visits", "move")
@@ -528,7 +528,7 @@ def imitate_teacher(net, optimizer, args: Args, device: str) -> dict:
             seed=derived_seed(args.seed, 0, "imitation", g) % EVAL_SEED,
             learner_seat=g % args.num_players,
             learner=args.imitate,
-            opponents=("heuristic",) * (args.num_players - 1),
+            opponents=(reference_agent(args.game),) * (args.num_players - 1),
             search=args.imitate,
             label_share=1.0,
             play="searched",
@@ -565,8 +565,9 @@ def iteration_tasks(args: Args, run: RunState, iteration: int, current: bytes | 
     for g in range(args.games_per_iteration):
         opponents = tuple(draw_opponent(mix, pool, rng) for _ in range(args.num_players - 1))
         if current is None:  # before any training the heuristic stands in for the network
+            stand_in = reference_agent(args.game)
             opponents = tuple(
-                "heuristic" if o == SELF_PLAY or o.startswith(PAST) else o for o in opponents
+                stand_in if o == SELF_PLAY or o.startswith(PAST) else o for o in opponents
             )
         nets = {"current": current} if current is not None else {}
         for name in opponents:
@@ -578,7 +579,7 @@ def iteration_tasks(args: Args, run: RunState, iteration: int, current: bytes | 
                 num_players=args.num_players,
                 seed=derived_seed(args.seed, iteration, g) % EVAL_SEED,
                 learner_seat=g % args.num_players,
-                learner="net" if current is not None else "heuristic",
+                learner="net" if current is not None else reference_agent(args.game),
                 opponents=opponents,
                 search=args.search,
                 label_share=args.label_share,
@@ -625,49 +626,52 @@ def evaluate_and_log(run_dir: Path, net_path: Path, args: Args, run: RunState, w
     result = evaluate_net(net_path, args)
     run.eval_cpu_seconds += cpu_seconds_used() - eval_cpu
     run.wall_seconds += time.perf_counter() - eval_wall
-    row = eval_row(result, run)
+    row = eval_row(result, run, reference_agent(args.game))
     write_eval_row(run_dir / "eval.csv", row)
     plot_learning_curve(run_dir, args.num_players)
-    writer.add_scalar(f"eval/win_share_vs_{EVAL_OPPONENT}", float(row["win_share"]), run.iteration)
+    opponent = row["opponent"]
+    writer.add_scalar(f"eval/win_share_vs_{opponent}", float(row["win_share"]), run.iteration)
     return row
 
 
 def _eval_text(row: dict) -> str:
     return (
-        f"{row['win_share']} against {EVAL_OPPONENT} [{row['ci95_low']}, {row['ci95_high']}] "
+        f"{row['win_share']} against {row['opponent']} [{row['ci95_low']}, {row['ci95_high']}] "
         f"after {float(row['cpu_seconds']) / 60:.1f} CPU-minutes"
     )
 
 
 def evaluate_net(net_path: Path, args: Args):
-    """The network alone (its most likely move) against the heuristic in every other seat,
+    """The network alone (its most likely move) against the heuristic (random play in a game
+    without one) in every other seat,
     seats rotated, over ``eval_games`` fresh deals: a ``PairingResult``."""
     from boardgame_envs.training.evaluation.tournament import run_tournament
 
+    opponent = reference_agent(args.game)
     tournament = run_tournament(
         args.game,
-        ["net", EVAL_OPPONENT],
+        ["net", opponent],
         [args.num_players],
         args.eval_games,
         EVAL_SEED,
         progress=False,
-        agents={"net": f"net:{net_path.resolve()}", EVAL_OPPONENT: EVAL_OPPONENT},
+        agents={"net": f"net:{net_path.resolve()}", opponent: opponent},
         workers=args.workers,
         backend=args.backend,
         ray_address=args.ray_address,
         lone="net",
     )
-    return tournament.result("net", EVAL_OPPONENT, args.num_players)
+    return tournament.result("net", opponent, args.num_players)
 
 
-def eval_row(result, run: RunState) -> dict:
+def eval_row(result, run: RunState, opponent: str) -> dict:
     """A row of eval.csv: the evaluation's result and the run's figures when it was made."""
     low, high = result.ci95
     return dict(
         iteration=run.iteration,
         games=run.games,
         samples=run.samples,
-        opponent=EVAL_OPPONENT,
+        opponent=opponent,
         eval_games=result.games,
         win_share=f"{result.win_share:.4f}",
         ci95_low=f"{low:.4f}",

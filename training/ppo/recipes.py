@@ -22,7 +22,7 @@ recipe, ``EXIT_RECIPE``, is read by :mod:`boardgame_envs.training.exit.recipes`.
 
 from __future__ import annotations
 
-from boardgame_envs.agents.settings import game_recipes
+from boardgame_envs.agents.settings import for_game, game_recipes
 
 from boardgame_envs.registry import GAMES
 
@@ -85,7 +85,7 @@ HINTED = dict(WARM_START, opponent="heuristic", imitation_games=300, hint="heuri
 
 def recipe(game: str) -> dict:
     """The game's ``PPO_RECIPE`` over :data:`DEFAULT_RECIPE`."""
-    return dict(DEFAULT_RECIPE, **getattr(game_recipes(game), "PPO_RECIPE", {}))
+    return for_game(dict(DEFAULT_RECIPE, **getattr(game_recipes(game), "PPO_RECIPE", {})), game)
 
 
 def hyperparameters(args) -> dict:
