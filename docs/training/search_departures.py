@@ -24,13 +24,15 @@ import sys
 import numpy as np
 import torch
 
-from boardgame_envs.training import ppo_model, train_ppo
-from boardgame_envs.training.imitation import imitation_data
+from boardgame_envs.training.ppo.envs import make_vec_env
+from boardgame_envs.training.ppo.imitation import imitation_data
+from boardgame_envs.training.ppo.model import new_model
+from boardgame_envs.training.ppo.train import Args
 
 game, path, games, epochs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 departure_weight, learning_rate = float(sys.argv[5]), float(sys.argv[6])
 torch.set_num_threads(1)
-args = train_ppo.Args(
+args = Args(
     game=game,
     imitate="ismcts:seconds=0",
     imitation_games=games,
@@ -48,7 +50,7 @@ departs = (actions != hint) & choice
 cut = int(n * 0.9)
 print(f"{n} decisions, {choice.sum()} with a choice, {departs.sum()} departures")
 
-model = ppo_model.new_model(args, train_ppo.make_vec_env(args, None))
+model = new_model(args, make_vec_env(args, None))
 policy = model.policy
 weights = torch.ones(n)
 weights[torch.as_tensor(departs)] = departure_weight
