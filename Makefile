@@ -19,8 +19,8 @@ DOCS_STAMP = $(VENV)/.docs
 NATIVE_SOURCES := $(shell find native -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt)
 EDITABLE = $(PY) -m pip install --no-build-isolation -C build-dir=build/native -e
 # Development builds of some games only, loaded with BOARDGAME_ENVS_NATIVE_PATH=$(NATIVE_DEV):
-#   make native-dev GAMES=wasabi NATIVE_DEV=build/dev-wasabi
-GAMES      ?= factors_multiples cornucopia carcassonne_castle tahiti wasabi
+#   make native-dev GAMES=wasabi NATIVE_DEV=build/dev-wasabi   (empty: every game CMake finds)
+GAMES      ?=
 NATIVE_DEV ?= build/dev
 SANITIZE_BUILD = build/sanitize
 CMAKE = PATH="$(abspath $(VENV))/bin:$$PATH" cmake
@@ -42,8 +42,11 @@ $(NATIVE): $(STAMP) $(NATIVE_SOURCES)
 	$(EDITABLE) . --no-deps
 	touch $(NATIVE)
 
+LINTED = boardgame_envs agents training tests examples scripts
+
 test: $(NATIVE)
-	$(PY) -m ruff check boardgame_envs agents training tests examples
+	$(PY) -m ruff check $(LINTED)
+	$(PY) -m ruff format --check $(LINTED)
 	$(PY) -m pytest -n 2 -m "not slow" tests
 
 test-all: $(NATIVE)
@@ -85,7 +88,8 @@ $(DOCS_STAMP): | $(PY)
 	touch $(DOCS_STAMP)
 
 lint: $(STAMP)
-	$(PY) -m ruff check boardgame_envs agents training tests examples
+	$(PY) -m ruff check $(LINTED)
+	$(PY) -m ruff format --check $(LINTED)
 
 clean:
 	rm -rf $(VENV) build runs bench_results .pytest_cache

@@ -19,9 +19,9 @@ import secrets
 from typing import Any
 
 import numpy as np
+
 from boardgame_envs.agents.base import Agent
 from boardgame_envs.agents.settings import heuristic_class
-
 from boardgame_envs.core.native import native_module, resolve_engine
 from boardgame_envs.core.rules import PlayerView, State, check_playout_args
 from boardgame_envs.registry import game_info, make_rules

@@ -30,11 +30,11 @@ from typing import Any
 import gymnasium
 import numpy as np
 import torch
-from boardgame_envs.agents.base import Agent
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
 from torch import nn
 
+from boardgame_envs.agents.base import Agent
 from boardgame_envs.core.game import load_object
 from boardgame_envs.core.hinted_env import HintedEnv, hint_vector
 from boardgame_envs.core.rules import InvalidConfigError

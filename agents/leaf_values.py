@@ -18,7 +18,6 @@ import math
 from collections.abc import Callable
 
 from boardgame_envs.agents.settings import Provisional, game_settings
-
 from boardgame_envs.core.rules import State
 
 Evaluator = Callable[[State], list[float]]

@@ -45,6 +45,8 @@ from typing import Any
 
 import numpy as np
 import torch
+from torch import nn
+
 from boardgame_envs.agents.base import NET_SPEC_OPTIONS, Agent
 from boardgame_envs.agents.ppo import (
     DEVICE,
@@ -53,8 +55,6 @@ from boardgame_envs.agents.ppo import (
     one_torch_thread,
     resolve_device,
 )
-from torch import nn
-
 from boardgame_envs.core.game import load_object
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.core.single_agent import observe

@@ -29,8 +29,8 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from boardgame_envs.agents.base import Agent
 
+from boardgame_envs.agents.base import Agent
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
 from boardgame_envs.core.single_agent import observe, observe_planes
 
@@ -174,7 +174,7 @@ def load_model(path: Any, device: str = "cpu", **kwargs: Any) -> Any:
     except UNREADABLE_MODEL_ERRORS as error:
         raise InvalidConfigError(
             f"{str(path)!r} is not a readable saved MaskablePPO model ({error}); give a "
-            "model .zip written by train_ppo or a run directory that holds model.zip"
+            "model .zip written by boardgame-envs train or a run directory that holds model.zip"
         ) from error
 
 
@@ -224,7 +224,7 @@ def _is_earlier(name: str) -> bool:
 
 # -- the shipped policies --------------------------------------------------------------------
 #: A shipped model's file name: ``<game>_ppo.zip``, or ``<game>_<n>p_ppo.zip`` for a policy
-#: fine-tuned at n players (what ``boardgame_envs.training.ship`` writes).
+#: fine-tuned at n players (what ``boardgame_envs.training.ppo.ship`` writes).
 SHIPPED_FILE = re.compile(r"(?P<game>[a-z_]+?)(?:_(?P<players>\d+)p)?_ppo\.zip")
 
 

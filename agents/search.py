@@ -69,12 +69,12 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
+
 from boardgame_envs.agents.base import Agent
 from boardgame_envs.agents.heuristic import make_heuristic
 from boardgame_envs.agents.leaf_values import leaf_evaluator
 from boardgame_envs.agents.search_priors import rank_actions
 from boardgame_envs.agents.settings import game_settings
-
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 from boardgame_envs.registry import GAMES, make_rules
@@ -240,9 +240,7 @@ def default_options(game: str, preset: str | None = None) -> SearchOptions:
         return replace(SearchOptions(), **settings.search)
     if preset not in settings.search_presets:
         allowed = ", ".join(settings.search_presets) or f"none for {game}"
-        raise InvalidConfigError(
-            f"ismcts option preset={preset!r} is unknown; allowed: {allowed}"
-        )
+        raise InvalidConfigError(f"ismcts option preset={preset!r} is unknown; allowed: {allowed}")
     return replace(SearchOptions(), **settings.search_presets[preset])
 
 

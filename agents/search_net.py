@@ -51,6 +51,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 import numpy as np
+
 from boardgame_envs.agents.base import NET_SEARCH_OPTIONS, Agent
 from boardgame_envs.agents.policy_value import (
     HoldsNet,
@@ -70,7 +71,6 @@ from boardgame_envs.agents.search import (
     parse_option_values,
 )
 from boardgame_envs.agents.settings import game_settings
-
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView, State
 
 #: The network's part of the defaults: the prior's weight (PUCT's c) and the share of the
@@ -86,6 +86,7 @@ MAX_BATCH = 256
 #: The move a departure must beat (``guard``, ``verify``, ``root=paired``): the heuristic's,
 #: as in ismcts, or the network's own (its policy's most likely legal move).
 INCUMBENTS = ("heuristic", "net")
+
 
 def net_search_defaults(game: str) -> dict[str, Any]:
     """The ``ismcts-net`` defaults of ``game``: its ismcts defaults with its settings'

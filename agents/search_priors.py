@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from boardgame_envs.agents.base import Agent
 from boardgame_envs.agents.settings import game_settings
-
 from boardgame_envs.core.rules import PlayerView
 
 

@@ -40,7 +40,6 @@ from boardgame_envs.agents.base import (
     _describe,
     as_agent,
 )
-
 from boardgame_envs.core.game import load_object
 from boardgame_envs.core.rules import InvalidConfigError
 

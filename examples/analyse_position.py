@@ -19,9 +19,8 @@ is the same on every machine.
 import argparse
 from pathlib import Path
 
-from boardgame_envs.agents import make_agent
-
 from boardgame_envs import make_rules
+from boardgame_envs.agents import make_agent
 
 
 def build_position(game: str, players: int, seed: int, moves: int):
@@ -80,19 +79,22 @@ def main() -> None:
     # default, 0.25 s) a faster machine would search more and might answer differently.
     search = make_agent(f"ismcts:seconds=0,iterations={iterations}", args.game, seed=0)
     move = search.act(view)
-    print(f"ismcts ({search.last_iterations} iterations): {move} "
-          f"({state.describe_action(move)})")
+    print(f"ismcts ({search.last_iterations} iterations): {move} ({state.describe_action(move)})")
     if search.last_root is not None:  # the search tree's root: one node per move tried
         nodes = sorted(search.last_root.children.items(), key=lambda kv: -kv[1].visits)
         for action, node in nodes:
-            print(f"  {action:4d}  {state.describe_action(action):32s}  visits {node.visits:5d}"
-                  f"  mean result {node.total / max(node.visits, 1):+.3f}")
+            print(
+                f"  {action:4d}  {state.describe_action(action):32s}  visits {node.visits:5d}"
+                f"  mean result {node.total / max(node.visits, 1):+.3f}"
+            )
         if nodes[0][0] != move:  # Carcassonne, Tahiti, Wasabi!: the guard and verify options
             print("  (the tree's favourite did not pass the checks against the heuristic's move)")
     elif search.last_advantages:  # settings that score each move against the heuristic's
         for action, gain in sorted(search.last_advantages.items(), key=lambda kv: -kv[1]):
-            print(f"  {action:4d}  {state.describe_action(action):32s}  "
-                  f"advantage over the heuristic's move {gain:+.3f}")
+            print(
+                f"  {action:4d}  {state.describe_action(action):32s}  "
+                f"advantage over the heuristic's move {gain:+.3f}"
+            )
 
 
 if __name__ == "__main__":

@@ -60,9 +60,11 @@ def main() -> None:
     for opponent in ("random", "heuristic"):
         result = tournament.result("greedy", opponent, args.players)  # a PairingResult
         low, high = result.ci95
-        print(f"greedy against {opponent}: win share {result.win_share:.3f} "
-              f"[{low:.3f}, {high:.3f}] over {result.games} games "
-              f"({result.wins} won, {result.draws} drawn, {result.losses} lost)")
+        print(
+            f"greedy against {opponent}: win share {result.win_share:.3f} "
+            f"[{low:.3f}, {high:.3f}] over {result.games} games "
+            f"({result.wins} won, {result.draws} drawn, {result.losses} lost)"
+        )
 
 
 if __name__ == "__main__":

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import gymnasium
 import torch
-from boardgame_envs.agents import PPOAgent
-from boardgame_envs.training.evaluation import evaluate, markdown_table
 from sb3_contrib import MaskablePPO
 
 import boardgame_envs
+from boardgame_envs.agents import PPOAgent
+from boardgame_envs.training.evaluation import evaluate, markdown_table
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ This file is a module to import, not a script: it runs nothing itself.
 """
 
 import numpy as np
+
 from boardgame_envs.agents.base import Agent
 
 

@@ -65,10 +65,7 @@ def reward_to_go(rewards: list[float], gamma: float) -> list[float]:
 def win_share(env, policy, games: int, seed: int, rng) -> float:
     """The greedy policy's win share against random (a shared win counts 1/k), seats
     alternating."""
-    games_won = (
-        play(env, policy, seed + g, g % 2, rng, greedy=True)["won"]
-        for g in range(games)
-    )
+    games_won = (play(env, policy, seed + g, g % 2, rng, greedy=True)["won"] for g in range(games))
     return sum(games_won) / games
 
 
@@ -99,8 +96,10 @@ def main() -> None:
     )  # fmt: skip
     optimizer = torch.optim.Adam(policy.parameters(), lr=args.lr)
     test_seed = 10**6  # test deals the training never sees
-    print(f"{args.game}: win share against random before training: "
-          f"{win_share(env, policy, args.eval_games, test_seed, rng):.2f}")
+    print(
+        f"{args.game}: win share against random before training: "
+        f"{win_share(env, policy, args.eval_games, test_seed, rng):.2f}"
+    )
 
     started, games_played, wins = time.time(), 0, []
     for update in range(1, args.updates + 1):
@@ -122,9 +121,11 @@ def main() -> None:
         loss.backward()
         optimizer.step()
         if update % max(1, args.updates // 10) == 0:
-            print(f"update {update:4d}  games {games_played:5d}  win share in training "
-                  f"{np.mean(wins):.2f}  entropy {entropy.mean():.2f}  "
-                  f"{time.time() - started:4.0f} s")
+            print(
+                f"update {update:4d}  games {games_played:5d}  win share in training "
+                f"{np.mean(wins):.2f}  entropy {entropy.mean():.2f}  "
+                f"{time.time() - started:4.0f} s"
+            )
             wins = []
     rate = win_share(env, policy, args.eval_games, test_seed, rng)
     print(f"final win share against random: {rate:.2f} over {args.eval_games} fresh deals")

@@ -55,8 +55,10 @@ def main() -> None:
     #   pettingzoo.make("aec", "boardgame_envs/factors_multiples-v1", num_players=2)
     env_id = boardgame_envs.game_info(args.game).pettingzoo_id
     space = env.observation_space("player_0")
-    print(f"{env_id}: agents {env.possible_agents}, {env.action_space('player_0').n} actions, "
-          f"observation {space['observation'].shape}, action_mask {space['action_mask'].shape}")
+    print(
+        f"{env_id}: agents {env.possible_agents}, {env.action_space('player_0').n} actions, "
+        f"observation {space['observation'].shape}, action_mask {space['action_mask'].shape}"
+    )
 
     rng = np.random.default_rng(args.seed)
     print("game 0, the first moves:")

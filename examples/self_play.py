@@ -20,11 +20,11 @@ import io
 import gymnasium
 import numpy as np
 import torch
-from boardgame_envs.agents import PPOAgent, RandomAgent
-from boardgame_envs.training.evaluation import evaluate, markdown_table
 from sb3_contrib import MaskablePPO
 
 import boardgame_envs
+from boardgame_envs.agents import PPOAgent, RandomAgent
+from boardgame_envs.training.evaluation import evaluate, markdown_table
 
 
 class PastSelves:
@@ -79,10 +79,12 @@ def main() -> None:
         model.learn(total_timesteps=args.steps, reset_num_timesteps=False)
         snapshot = pool.add(model, label=f"generation {generation}")
         first = first or snapshot
-        print(f"generation {generation}: {model.num_timesteps:7,} steps, "
-              f"{len(pool.agents)} opponents in the pool; win share against random "
-              f"{win_share(args.game, learner, 'random', args.games):.2f}, against the "
-              f"heuristic {win_share(args.game, learner, 'heuristic', args.games):.2f}")
+        print(
+            f"generation {generation}: {model.num_timesteps:7,} steps, "
+            f"{len(pool.agents)} opponents in the pool; win share against random "
+            f"{win_share(args.game, learner, 'random', args.games):.2f}, against the "
+            f"heuristic {win_share(args.game, learner, 'heuristic', args.games):.2f}"
+        )
 
     final = evaluate(
         args.game,

@@ -18,15 +18,15 @@ import math
 import time
 from dataclasses import dataclass
 
+from tqdm.auto import tqdm
+
 from boardgame_envs.agents.settings import game_settings
 from boardgame_envs.agents.specs import make_agent, split_agent_specs
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import GAMES, make_rules
 from boardgame_envs.training.cli_args import at_least, check_fields, parse_args
 from boardgame_envs.training.evaluation.tournament import wilson_interval
 from boardgame_envs.training.parallel import run_tasks
-from tqdm.auto import tqdm
-
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import GAMES, make_rules
 
 
 @dataclass

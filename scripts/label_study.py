@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from boardgame_envs.agents.specs import make_agent
-from boardgame_envs.training.cli_args import Allowed, at_least, check_fields, parse_args
 
+from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
+from boardgame_envs.training.cli_args import Allowed, at_least, check_fields, parse_args
 
 HEURISTIC = "heuristic"
 SHARE = Allowed(
@@ -123,6 +123,7 @@ def held_out_agreement(run_dir: str | Path) -> HeldOutAgreement:
     """The previous iteration's network against the last iteration's labels of the run's
     newest checkpoint (labels it has never learned from)."""
     import torch
+
     from boardgame_envs.agents.policy_value import load_net
     from boardgame_envs.training.exit.replay_window import ReplayWindow
 

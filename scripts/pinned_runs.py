@@ -148,9 +148,7 @@ def run_league(out: Path) -> None:
         )
         for name in ("results.csv", "results.md"):
             if (Path(tmp) / name).exists():
-                (out / f"league-wasabi-{name}").write_text(
-                    _clean((Path(tmp) / name).read_text())
-                )
+                (out / f"league-wasabi-{name}").write_text(_clean((Path(tmp) / name).read_text()))
 
 
 _VEC_SNIPPET = """

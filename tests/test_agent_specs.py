@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from boardgame_envs.agents.base import Agent, ProtocolAgent
 from boardgame_envs.agents.specs import (
     AGENT_KINDS,
@@ -24,6 +25,8 @@ from boardgame_envs.agents.specs import (
     resolve_agent_spec,
     split_agent_specs,
 )
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import make_rules
 from boardgame_envs.training import opponents
 from boardgame_envs.training.cli import main as cli_main
 from boardgame_envs.training.cli.play import play
@@ -31,9 +34,6 @@ from boardgame_envs.training.evaluation import league
 from boardgame_envs.training.evaluation.tournament import evaluate, markdown_table
 from boardgame_envs.training.ppo import train as train_ppo
 from boardgame_envs.training.records.game_records import load_record, replay_states
-
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_rules
 
 GAME = "factors_multiples"
 MODULE = "spec_test_agents"  # the agent file's name when imported as a module

@@ -7,6 +7,7 @@ import importlib
 import re
 
 import pytest
+
 from boardgame_envs.training.cli import commands as cli
 
 

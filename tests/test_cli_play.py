@@ -13,10 +13,6 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
-from boardgame_envs.training.cli import play as play_module
-from boardgame_envs.training.cli.play import _ask_action, _menu_lines, play
-from boardgame_envs.training.records.narration import describe_move
-from boardgame_envs.training.records.replay import Narrator
 
 from boardgame_envs.carcassonne_castle import render as carcassonne_render
 from boardgame_envs.carcassonne_castle.castle import GRID_H, GRID_W
@@ -25,6 +21,10 @@ from boardgame_envs.cornucopia.rules import NO, YES, bet_action, bid_action, pla
 from boardgame_envs.registry import GAMES, game_info, make_rules
 from boardgame_envs.tahiti.data import GOODS_NAMES, ISLAND_SLOTS, TILE_IDS
 from boardgame_envs.tahiti.render import render_map
+from boardgame_envs.training.cli import play as play_module
+from boardgame_envs.training.cli.play import _ask_action, _menu_lines, play
+from boardgame_envs.training.records.narration import describe_move
+from boardgame_envs.training.records.replay import Narrator
 from boardgame_envs.wasabi import render as wasabi_render
 from boardgame_envs.wasabi.data import KIND_SHORT
 from boardgame_envs.wasabi.render import board_text

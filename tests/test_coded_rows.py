@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
-from boardgame_envs.training.coded_rows import CODES, CodedRows
 
 from boardgame_envs.registry import make_rules
+from boardgame_envs.training.coded_rows import CODES, CodedRows
 
 
 def test_rows_of_real_observations_come_back_exactly_at_a_quarter_of_the_memory():

@@ -8,12 +8,12 @@ import gymnasium
 import numpy as np
 import pettingzoo
 import pytest
-from boardgame_envs.agents.base import AgentMix, RandomAgent
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import boardgame_envs
 from boardgame_envs import GAMES, IllegalActionError, InvalidConfigError
+from boardgame_envs.agents.base import AgentMix, RandomAgent
 from boardgame_envs.core.native import native_games
 
 GAME_COUNTS = [

@@ -68,9 +68,8 @@ def test_every_example_documents_how_to_run_it():
 
 
 def test_my_agents_play_legal_moves_by_their_file_spec():
-    from boardgame_envs.agents.specs import make_agent
-
     from boardgame_envs import make_rules
+    from boardgame_envs.agents.specs import make_agent
 
     for name in ("GreedyAgent", "FirstLegal"):
         agent = make_agent(f"{EXAMPLES / 'my_agent.py'}:{name}", "wasabi", seed=0)

@@ -10,6 +10,8 @@ import dataclasses
 import numpy as np
 import pytest
 import torch
+
+from boardgame_envs import GAMES, InvalidConfigError, make_rules
 from boardgame_envs.agents import make_agent
 from boardgame_envs.agents.policy_value import load_net
 from boardgame_envs.training import cli, opponents
@@ -23,8 +25,6 @@ from boardgame_envs.training.exit.labelled_games import (
     without_network,
 )
 from boardgame_envs.training.parallel import run_tasks
-
-from boardgame_envs import GAMES, InvalidConfigError, make_rules
 
 #: The cheapest search of every game: a few tree iterations, no paired checks.
 #: The game every command line here names (``--game`` has no default).

@@ -13,10 +13,10 @@ from pathlib import Path
 import gymnasium
 import numpy as np
 import pytest
-from boardgame_envs.agents.base import RandomAgent
 
 import boardgame_envs
 from boardgame_envs import GAMES, IllegalActionError, InvalidConfigError
+from boardgame_envs.agents.base import RandomAgent
 from boardgame_envs.core.single_agent import SingleAgentEnv
 
 GAME = "factors_multiples"

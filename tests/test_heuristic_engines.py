@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.heuristic import NativeHeuristicAgent, heuristic_playout, reference_class
-from boardgame_envs.agents.specs import make_agent
 
 from boardgame_envs import GAMES
+from boardgame_envs.agents.heuristic import NativeHeuristicAgent, heuristic_playout, reference_class
+from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules

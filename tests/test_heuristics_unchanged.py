@@ -8,8 +8,8 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from boardgame_envs.agents.specs import make_agent
 
+from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.core.native import native_games
 from boardgame_envs.registry import make_rules
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+
+from boardgame_envs import InvalidConfigError, make_rules, make_single_agent
 from boardgame_envs.agents import make_agent
 from boardgame_envs.agents.hinted import HintedEnv, HintedPolicy
 from boardgame_envs.agents.ppo import PPOAgent
 from boardgame_envs.training import opponents
 from boardgame_envs.training.ppo import train as train_ppo
-
-from boardgame_envs import InvalidConfigError, make_rules, make_single_agent
 from tests.test_train_recipes import tiny
 
 

@@ -14,13 +14,13 @@ import zlib
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.specs import make_agent
-from boardgame_envs.training.records.game_records import play_recorded_game, replay_states
-from boardgame_envs.training.records.html_replay import render_html, viewer_data, write_html
 
+from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.core import image
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules, raw_env
+from boardgame_envs.training.records.game_records import play_recorded_game, replay_states
+from boardgame_envs.training.records.html_replay import render_html, viewer_data, write_html
 
 FM_OPTIONS = {"rounds": 1}
 

@@ -15,10 +15,10 @@ import shutil
 
 import numpy as np
 import pytest
-from boardgame_envs.training.records.game_records import replay_states
-from boardgame_envs.training.records.html_replay import write_html
 
 from boardgame_envs.factors_multiples.data import card_name
+from boardgame_envs.training.records.game_records import replay_states
+from boardgame_envs.training.records.html_replay import write_html
 from tests.test_html_replay import fm_record_with_hidden_discard
 
 webdriver = pytest.importorskip(

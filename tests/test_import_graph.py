@@ -185,5 +185,7 @@ HELP = "e.g. --game cornucopia"
 LOAD = "boardgame_envs.carcassonne_castle.rules:R"
 '''
     assert game_mentions(source) == [
-        "'boardgame_envs.carcassonne_castle.rules:R'", "'wasabi'", "tahiti"
+        "'boardgame_envs.carcassonne_castle.rules:R'",
+        "'wasabi'",
+        "tahiti",
     ]

@@ -197,4 +197,3 @@ def test_the_library_never_imports_a_top_level_agents_or_training(installed):
     done = run(installed, "python", "-c", code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
-

@@ -4,9 +4,9 @@ a network's agreement with held-out labels."""
 import math
 
 import pytest
-from boardgame_envs.training.exit import train as exit_
 
 from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.training.exit import train as exit_
 from tests.test_endings import _script
 from tests.test_expert_iteration import tiny
 

@@ -7,13 +7,13 @@ import json
 import re
 
 import pytest
+
+from boardgame_envs import GAMES
+from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.training.cli import main as cli_main
 from boardgame_envs.training.evaluation import league
 from boardgame_envs.training.evaluation.tournament import _play_task, _worker_agent
 from boardgame_envs.training.parallel import WorkerError, connect_ray, run_tasks
-
-from boardgame_envs import GAMES
-from boardgame_envs.core.rules import InvalidConfigError
 
 #: The game every command line here names (``--game`` has no default).
 ON_A_GAME = ("--game", "factors_multiples")

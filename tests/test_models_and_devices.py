@@ -11,6 +11,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
+from boardgame_envs import GAMES, InvalidConfigError, make_rules
 from boardgame_envs.agents.ppo import (
     PPOAgent,
     models_folder,
@@ -24,8 +26,6 @@ from boardgame_envs.training import opponents
 from boardgame_envs.training.cli import main
 from boardgame_envs.training.ppo import model as ppo_model
 from boardgame_envs.training.ppo import train as train_ppo
-
-from boardgame_envs import GAMES, InvalidConfigError, make_rules
 
 pytest.importorskip("sb3_contrib")
 

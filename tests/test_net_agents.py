@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 import torch
+
 from boardgame_envs.agents.base import RandomAgent
 from boardgame_envs.agents.policy_value import (
     MASKED_LOGIT,
@@ -28,10 +29,9 @@ from boardgame_envs.agents.search_net import (
     search_policy_target,
 )
 from boardgame_envs.agents.specs import make_agent, split_agent_specs
-from boardgame_envs.training.exit.recipes import exit_recipe
-
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, make_rules
+from boardgame_envs.training.exit.recipes import exit_recipe
 from tests.test_search import CHEAP, positions, same_move_when_hidden_facts_change
 
 #: A search small enough for tests: 8 iterations, none of the heuristic's checks.

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sb3_contrib import MaskablePPO
+
+from boardgame_envs import GAMES, InvalidConfigError, engine_info
 from boardgame_envs.agents.ppo import PPOAgent
 from boardgame_envs.training import opponents, run_files
 from boardgame_envs.training.cli import demo
@@ -24,9 +27,6 @@ from boardgame_envs.training.evaluation import tournament as evaluate
 from boardgame_envs.training.ppo import imitation
 from boardgame_envs.training.ppo import model as ppo_model
 from boardgame_envs.training.ppo import train as train_ppo
-from sb3_contrib import MaskablePPO
-
-from boardgame_envs import GAMES, InvalidConfigError, engine_info
 
 #: The game every command line here names (``--game`` has no default).
 ON_A_GAME = ("--game", "factors_multiples")

@@ -9,12 +9,12 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
-from boardgame_envs.agents.base import RandomAgent
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import boardgame_envs
 from boardgame_envs import GAMES, InvalidConfigError
+from boardgame_envs.agents.base import RandomAgent
 
 PLANES = {
     "carcassonne_castle": (105, 11, 12),

@@ -8,7 +8,10 @@ import json
 
 import numpy as np
 import pytest
+
 from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import GAMES, game_info
 from boardgame_envs.training.records.game_records import (
     FORMAT,
     InvalidRecordError,
@@ -18,9 +21,6 @@ from boardgame_envs.training.records.game_records import (
     replay_states,
     save_record,
 )
-
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import GAMES, game_info
 
 
 def snapshot(state) -> dict:
@@ -159,8 +159,11 @@ def write(tmp_path, record) -> str:
         (lambda r: {k: v for k, v in r.items() if k != "format"}, r"format None"),
         (lambda r: {k: v for k, v in r.items() if k != "seed"}, r"missing seed"),
         (lambda r: dict(r, game="chess"), r"unknown game 'chess'; known: factors_multiples"),
-        (lambda r: dict(r, num_players=9), r"num_players=9 is not allowed for wasabi; "
-         r"allowed: 2 to 4"),
+        (
+            lambda r: dict(r, num_players=9),
+            r"num_players=9 is not allowed for wasabi; "
+            r"allowed: 2 to 4",
+        ),
         (lambda r: dict(r, num_players=True), r"num_players=True"),
         (lambda r: dict(r, seed=-1), r"seed=-1 is not allowed; allowed: an int >= 0"),
         (lambda r: dict(r, seed="7"), r"seed='7'"),

@@ -7,15 +7,15 @@ import re
 
 import numpy as np
 import pytest
+
 from boardgame_envs.agents.base import RandomAgent
 from boardgame_envs.agents.search import ISMCTSAgent, SearchOptions, parse_options
 from boardgame_envs.agents.specs import make_agent, split_agent_specs
-from boardgame_envs.training.cli import main as cli_main
-from boardgame_envs.training.evaluation.tournament import play_game, run_tournament
-
 from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, make_rules
+from boardgame_envs.training.cli import main as cli_main
+from boardgame_envs.training.evaluation.tournament import play_game, run_tournament
 
 #: Each game's resampler of what a seat cannot see (from its hidden-information tests).
 RESAMPLERS = {

@@ -9,12 +9,12 @@ import re
 from dataclasses import fields
 from pathlib import Path
 
-import boardgame_envs.agents.search as search
 import pytest
+
+import boardgame_envs.agents.search as search
+from boardgame_envs import GAMES
 from boardgame_envs.agents.search import OPTIONS, SearchOptions, parse_option_values
 from boardgame_envs.agents.settings import game_settings
-
-from boardgame_envs import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = [f.name for f in fields(SearchOptions)]

@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+
+from boardgame_envs import InvalidConfigError
 from boardgame_envs.agents.ppo import load_model
+from boardgame_envs.core.native import native_games
 from boardgame_envs.training import opponents
 from boardgame_envs.training.cli import main as cli_main
 from boardgame_envs.training.ppo import train as train_ppo
 from boardgame_envs.training.ppo.vec_envs import WorkerVecEnv, split
-
-from boardgame_envs import InvalidConfigError
-from boardgame_envs.core.native import native_games
 
 #: The game every command line here names (``--game`` has no default).
 ON_A_GAME = ("--game", "factors_multiples")

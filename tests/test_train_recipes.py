@@ -10,17 +10,17 @@ import gymnasium
 import numpy as np
 import pytest
 import torch
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+from boardgame_envs import GAMES, InvalidConfigError, make_rules
 from boardgame_envs.agents import make_agent
 from boardgame_envs.agents.hinted import HintExtractor
 from boardgame_envs.agents.networks import PlanesExtractor
+from boardgame_envs.core.env import split_planes
 from boardgame_envs.training.ppo import model as ppo_model
 from boardgame_envs.training.ppo import recipes
 from boardgame_envs.training.ppo import train as train_ppo
 from boardgame_envs.training.ppo.rollout_buffer import EnvMajorRolloutBuffer
-from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
-
-from boardgame_envs import GAMES, InvalidConfigError, make_rules
-from boardgame_envs.core.env import split_planes
 
 
 def tiny(tmp_path, game: str, **overrides) -> train_ppo.Args:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.base import AgentMix
-from boardgame_envs.agents.specs import make_agent
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from boardgame_envs import GAMES
+from boardgame_envs.agents.base import AgentMix
+from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.core.hinted_env import HintedEnv
 from boardgame_envs.core.native import native_games
 from boardgame_envs.core.rules import InvalidConfigError

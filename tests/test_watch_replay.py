@@ -8,16 +8,19 @@ import json
 import re
 
 import pytest
+
+from boardgame_envs.registry import GAMES, game_info
 from boardgame_envs.training import cli
 from boardgame_envs.training.records.game_records import load_record, replay_states
 from boardgame_envs.training.records.replay import replay
 from boardgame_envs.training.records.watch import watch
 
-from boardgame_envs.registry import GAMES, game_info
-
 MOVE = re.compile(r"^move (\d+): P(\d) \((\w+)\): (.+)$", re.MULTILINE)
-FINAL = re.compile(r"^game over after (\d+) moves.*: scores (.+?)(?: \(lowest score wins\))?; "
-                   r"(.+)$", re.MULTILINE)
+FINAL = re.compile(
+    r"^game over after (\d+) moves.*: scores (.+?)(?: \(lowest score wins\))?; "
+    r"(.+)$",
+    re.MULTILINE,
+)
 
 
 def run_cli(argv, capsys) -> tuple[int, str, str]:
@@ -34,8 +37,18 @@ def final_scores(text: str) -> str:
 def test_watch_shows_every_move_the_table_and_the_final_scores(game, tmp_path, capsys):
     record_path = tmp_path / "game.json"
     code, out, err = run_cli(
-        ["watch", game, "--agents", "heuristic,random", "--pace", "0", "--seed", "3",
-         "--save", str(record_path)],
+        [
+            "watch",
+            game,
+            "--agents",
+            "heuristic,random",
+            "--pace",
+            "0",
+            "--seed",
+            "3",
+            "--save",
+            str(record_path),
+        ],
         capsys,
     )
     assert code == 0 and err == ""
@@ -59,9 +72,7 @@ def test_watch_shows_every_move_the_table_and_the_final_scores(game, tmp_path, c
     key = states[0].rules.renderer.legend_lines()[0]
     assert out.count(key) == 1
     final = states[-1]
-    scores = ", ".join(
-        f"P{s} ({record['agents'][s]}) {x:g}" for s, x in enumerate(final.scores())
-    )
+    scores = ", ".join(f"P{s} ({record['agents'][s]}) {x:g}" for s, x in enumerate(final.scores()))
     found = FINAL.search(out)
     assert int(found.group(1)) == len(record["actions"]) and found.group(2) == scores
     winner = final.winners()
@@ -111,8 +122,10 @@ def test_seat_view_hides_the_other_hands_factors_and_multiples(capsys):
     assert p1_hands(seen) and all(re.match(r"\d+ cards", h) for h in p1_hands(seen))
     assert any(not re.match(r"\d+ cards", h) for h in p1_hands(everything))
     # P0's own hand stays in view
-    assert any("♦" in h or "♣" in h or "♥" in h or "♠" in h
-               for h in re.findall(r"^[> ] P0 \(you\): .* · hand (.*)$", seen, re.MULTILINE))
+    assert any(
+        "♦" in h or "♣" in h or "♥" in h or "♠" in h
+        for h in re.findall(r"^[> ] P0 \(you\): .* · hand (.*)$", seen, re.MULTILINE)
+    )
     # a card discarded face down (an A's or K's effect) is no move P0 sees
     hidden = [m for m in MOVE.findall(seen) if m[1] == "1" and "hidden" in m[3]]
     spectator = {m[0]: m[3] for m in MOVE.findall(everything)}
@@ -192,8 +205,18 @@ def test_watch_writes_a_gif_too(tmp_path, capsys):
     pytest.importorskip("PIL.Image")
     gif = tmp_path / "c.gif"
     code, out, err = run_cli(
-        ["watch", "wasabi", "--agents", "heuristic,heuristic", "--seed", "1",
-         "--out", str(gif), "--pace", "0"],
+        [
+            "watch",
+            "wasabi",
+            "--agents",
+            "heuristic,heuristic",
+            "--seed",
+            "1",
+            "--out",
+            str(gif),
+            "--pace",
+            "0",
+        ],
         capsys,
     )
     assert code == 0 and gif.read_bytes()[:6] == b"GIF89a" and "move 1:" not in out
@@ -216,12 +239,24 @@ def test_watch_and_replay_write_the_html_viewer(tmp_path, capsys):
     pytest.importorskip("boardgame_envs.training.records.html_replay")
     html = tmp_path / "game.html"
     code, out, _ = run_cli(
-        ["watch", "wasabi", "--agents", "random,random", "--seed", "1", "--out", str(html),
-         "--save", str(tmp_path / "g.json")],
+        [
+            "watch",
+            "wasabi",
+            "--agents",
+            "random,random",
+            "--seed",
+            "1",
+            "--out",
+            str(html),
+            "--save",
+            str(tmp_path / "g.json"),
+        ],
         capsys,
     )
-    assert code == 0 and f"wrote {html}" in out and html.read_text().lower().startswith(
-        "<!doctype html"
+    assert (
+        code == 0
+        and f"wrote {html}" in out
+        and html.read_text().lower().startswith("<!doctype html")
     )
     html.unlink()
     code, out, _ = run_cli(["replay", str(tmp_path / "g.json"), "--out", str(html)], capsys)
@@ -232,22 +267,34 @@ def test_watch_and_replay_write_the_html_viewer(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv,expected",
     [
-        (["watch", "wasabi", "--agents", "heuristic"],
-         "--agents heuristic gives 1 agent(s); wasabi is played by 2 to 4"),
-        (["watch", "carcassonne_castle", "--agents", "random,random,random"],
-         "gives 3 agent(s); carcassonne_castle is played by 2"),
+        (
+            ["watch", "wasabi", "--agents", "heuristic"],
+            "--agents heuristic gives 1 agent(s); wasabi is played by 2 to 4",
+        ),
+        (
+            ["watch", "carcassonne_castle", "--agents", "random,random,random"],
+            "gives 3 agent(s); carcassonne_castle is played by 2",
+        ),
         (["watch", "wasabi", "--agents", "heuristic,grandmaster"], "unknown agent 'grandmaster'"),
         (["watch", "chess", "--agents", "random,random"], "unknown game 'chess'"),
-        (["watch", "wasabi", "--agents", "random,random", "--seat", "2"],
-         "--seat 2 is not allowed; allowed: 0 to 1 (2 players)"),
-        (["watch", "wasabi", "--agents", "random,random", "--pace", "-1"],
-         "--pace -1.0 is not allowed; allowed: seconds >= 0"),
-        (["watch", "wasabi", "--agents", "random,random", "--pace", "inf"],
-         "--pace inf is not allowed"),
+        (
+            ["watch", "wasabi", "--agents", "random,random", "--seat", "2"],
+            "--seat 2 is not allowed; allowed: 0 to 1 (2 players)",
+        ),
+        (
+            ["watch", "wasabi", "--agents", "random,random", "--pace", "-1"],
+            "--pace -1.0 is not allowed; allowed: seconds >= 0",
+        ),
+        (
+            ["watch", "wasabi", "--agents", "random,random", "--pace", "inf"],
+            "--pace inf is not allowed",
+        ),
         (["watch", "wasabi", "--agents", "random,random", "--seed", "-4"], "seed=-4"),
-        (["watch", "wasabi", "--agents", "random,random", "--out", "game.png"],
-         "--out game.png: unknown kind of file; allowed: .html (an HTML replay viewer); "
-         ".gif (an animated GIF of the pictures)"),
+        (
+            ["watch", "wasabi", "--agents", "random,random", "--out", "game.png"],
+            "--out game.png: unknown kind of file; allowed: .html (an HTML replay viewer); "
+            ".gif (an animated GIF of the pictures)",
+        ),
         (["replay", "no/such/record.json"], "record no/such/record.json: no such file"),
     ],
 )

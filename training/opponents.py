@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
 from boardgame_envs.agents.base import Agent, AgentMix
 from boardgame_envs.agents.ppo import PPOAgent, load_model, model_input
 from boardgame_envs.agents.specs import make_agent, resolve_agent_spec, split_agent_specs
-from boardgame_envs.training.run_files import save_atomically, steps_of
-
 from boardgame_envs.core.rules import InvalidConfigError, PlayerView
+from boardgame_envs.training.run_files import save_atomically, steps_of
 
 #: The learner's own policy: PPO's pool of past snapshots, expert iteration's current network.
 SELF_PLAY = "self-play"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from boardgame_envs.agents.base import RandomAgent
 from boardgame_envs.agents.games.carcassonne_castle.heuristic import HeuristicAgent
 from boardgame_envs.agents.specs import make_agent
-
 from tests.carcassonne_castle.helpers import RULES
 
 

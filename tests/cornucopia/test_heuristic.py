@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from boardgame_envs.agents.base import RandomAgent
 from boardgame_envs.agents.games.cornucopia.heuristic import HeuristicAgent, _odds_of
-
 from boardgame_envs.cornucopia.rules import FORFEIT, REDRAW, bet_action, bid_action, place_action
 from tests.cornucopia.helpers import RULES, bet, bid, table
 

@@ -13,9 +13,9 @@ from array import array
 
 import numpy as np
 import pytest
-from boardgame_envs.agents.specs import make_agent
 
 from boardgame_envs import engine_info
+from boardgame_envs.agents.specs import make_agent
 from boardgame_envs.carcassonne_castle.castle import Castle
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidStateError

@@ -26,10 +26,10 @@ import random
 
 import numpy as np
 import pytest
+
 from boardgame_envs.agents.games.carcassonne_castle.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
 from boardgame_envs.agents.leaf_values import leaf_evaluator
-
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.testing import check_determinization, check_sample_reads_view_only
 from tests.native.lockstep import engines, native_marks

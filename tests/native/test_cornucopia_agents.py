@@ -23,10 +23,10 @@ import random
 
 import numpy as np
 import pytest
+
 from boardgame_envs.agents.games.cornucopia.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
 from boardgame_envs.agents.leaf_values import leaf_evaluator
-
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.testing import assert_views_equal
 from tests.cornucopia.test_hidden_and_snapshots import resample_hidden

@@ -25,10 +25,10 @@ import re
 
 import numpy as np
 import pytest
+
 from boardgame_envs.agents.games.factors_multiples.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
 from boardgame_envs.agents.leaf_values import leaf_evaluator
-
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.testing import assert_views_equal, check_determinization
 from tests.native.lockstep import engines, native_marks

@@ -28,10 +28,10 @@ import random
 
 import numpy as np
 import pytest
+
 from boardgame_envs.agents.games.wasabi.heuristic import HeuristicAgent
 from boardgame_envs.agents.heuristic import heuristic_playout as python_heuristic_playout
 from boardgame_envs.agents.leaf_values import leaf_evaluator
-
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.testing import (
     assert_views_equal,

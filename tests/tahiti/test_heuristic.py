@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+
 from boardgame_envs.agents.base import RandomAgent
 from boardgame_envs.agents.games.tahiti.heuristic import HeuristicAgent
 from boardgame_envs.agents.specs import make_agent
-
 from tests.tahiti.helpers import RULES
 
 

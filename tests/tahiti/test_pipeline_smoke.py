@@ -5,11 +5,10 @@ from __future__ import annotations
 import io
 import itertools
 
+from boardgame_envs import raw_env
 from boardgame_envs.training.cli.play import play
 from boardgame_envs.training.evaluation import bench
 from boardgame_envs.training.evaluation import tournament as evaluate
-
-from boardgame_envs import raw_env
 
 
 def test_play_in_the_terminal_to_the_end():

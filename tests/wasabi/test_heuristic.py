@@ -5,7 +5,6 @@ from __future__ import annotations
 from boardgame_envs.agents.base import RandomAgent
 from boardgame_envs.agents.games.wasabi.heuristic import HeuristicAgent
 from boardgame_envs.agents.specs import make_agent
-
 from boardgame_envs.wasabi.data import recipe_id
 from boardgame_envs.wasabi.rules import CHOP_TARGET
 from tests.wasabi.helpers import CARD, CELL, KIND, RULES, table

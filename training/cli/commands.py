@@ -21,11 +21,10 @@ import importlib
 import sys
 from typing import TextIO
 
-from boardgame_envs.training.cli.play import play
-from boardgame_envs.training.cli_args import add_dataclass_arguments, args_from_namespace
-
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES
+from boardgame_envs.training.cli.play import play
+from boardgame_envs.training.cli_args import add_dataclass_arguments, args_from_namespace
 
 
 def list_games(out: TextIO | None = None) -> None:

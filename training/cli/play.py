@@ -14,16 +14,16 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 import numpy as np
+
 from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import game_info
 from boardgame_envs.training.records.narration import (
     describe_move,
     round_report,
     rounds_done,
     turn_reporter,
 )
-
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import game_info
 
 
 def play(

@@ -23,11 +23,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-from boardgame_envs.agents.settings import game_settings, has_heuristic, reference_agent
-from boardgame_envs.training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
+from boardgame_envs.agents.settings import game_settings, has_heuristic, reference_agent
 from boardgame_envs.core.native import native_games, native_module
 from boardgame_envs.registry import GAMES, game_info, raw_env
+from boardgame_envs.training.cli_args import POSITIVE, at_least, check_fields, parse_args
 
 CLOCK_EVERY = 200  # steps between clock reads: reading the CPU clock is slow on some VMs
 IN_PLAY_GAMES = 10  # heuristic games of each in-play measurement
@@ -314,6 +314,7 @@ def learner_rate(game: str, steps: int, **train_args) -> float:
     their own) with ``train``'s defaults for ``game``, timed after one rollout (which
     starts the workers and first fills the rollout buffer)."""
     import torch
+
     from boardgame_envs.training.ppo import envs, train
     from boardgame_envs.training.ppo.model import new_model
 
@@ -335,6 +336,7 @@ def network_rates(game: str, seconds: float, repeats: int, seed: int) -> dict[st
     one view at a time, as the ``net:`` and ``ismcts-net:`` agents run it: torch on one
     thread, and the numpy copy the agents use on the CPU."""
     import torch
+
     from boardgame_envs.agents.policy_value import (
         NumpyForward,
         PolicyValueNet,

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardgame_envs.agents.specs import split_agent_specs
+from boardgame_envs.registry import GAMES, game_info, make_rules
 from boardgame_envs.training.cli_args import at_least, check_fields, one_of, parse_args
 from boardgame_envs.training.evaluation.league import Args as LeagueArgs
 from boardgame_envs.training.evaluation.league import (
@@ -45,8 +46,6 @@ from boardgame_envs.training.evaluation.tournament import (
     save_heatmap,
 )
 from boardgame_envs.training.parallel import BACKENDS
-
-from boardgame_envs.registry import GAMES, game_info, make_rules
 
 LEADERBOARD_SEARCH = "ismcts:seconds=0"
 README_START = "<!-- leaderboard:start -->"

@@ -29,8 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
 from boardgame_envs.agents.settings import has_heuristic
 from boardgame_envs.agents.specs import split_agent_specs
+from boardgame_envs.registry import make_rules
 from boardgame_envs.training.cli_args import check_fields, check_game, parse_args, parse_int_list
 from boardgame_envs.training.evaluation.tournament import (
     TOURNAMENT_ALLOWED,
@@ -40,8 +42,6 @@ from boardgame_envs.training.evaluation.tournament import (
     run_tournament,
     write_outputs,
 )
-
-from boardgame_envs.registry import make_rules
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository (training/evaluation/..)
 #: The search agent's league budgets: iterations only (no clock), so tables reproduce.

@@ -36,8 +36,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
+
 from boardgame_envs.agents.base import Agent, as_agent
 from boardgame_envs.agents.specs import make_agent, resolve_agent_spec, split_agent_specs
+from boardgame_envs.core.rules import InvalidConfigError, Rules, State, is_integer
+from boardgame_envs.registry import make_rules
 from boardgame_envs.training.cli_args import (
     at_least,
     check_fields,
@@ -47,10 +51,6 @@ from boardgame_envs.training.cli_args import (
     parse_int_list,
 )
 from boardgame_envs.training.parallel import BACKENDS, WorkerError, check_backend, run_tasks
-from tqdm.auto import tqdm
-
-from boardgame_envs.core.rules import InvalidConfigError, Rules, State, is_integer
-from boardgame_envs.registry import make_rules
 
 
 @dataclass

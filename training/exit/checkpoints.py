@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from boardgame_envs.training.exit.replay_window import ReplayWindow
-from boardgame_envs.training.run_files import newest_checkpoint, save_checkpoint, write_atomically
 
 from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.training.exit.replay_window import ReplayWindow
+from boardgame_envs.training.run_files import newest_checkpoint, save_checkpoint, write_atomically
 
 #: The algorithm's name in run directories (``<game>__exit__<seed>__<time>``) and networks.
 ALGO = "exit"

@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
 from boardgame_envs.agents.ppo import one_torch_thread
 from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.registry import make_rules
 from boardgame_envs.training.opponents import PAST, SELF_PLAY
 from boardgame_envs.training.run_files import write_atomically
-
-from boardgame_envs.registry import make_rules
 
 #: Where a ``--search`` spec names the current network.
 NET_PLACEHOLDER = "{net}"

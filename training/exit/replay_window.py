@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+
 from boardgame_envs.training.coded_rows import CodedRows
 
 

@@ -102,9 +102,13 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from tqdm.auto import tqdm
+
 from boardgame_envs.agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
 from boardgame_envs.agents.settings import reference_agent
 from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import make_rules
 from boardgame_envs.training.cli_args import (
     FRACTION,
     NON_NEGATIVE,
@@ -151,10 +155,6 @@ from boardgame_envs.training.run_files import (
     write_atomically,
     write_config,
 )
-from tqdm.auto import tqdm
-
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_rules
 
 EVAL_SEED = 1_000_000_000  # evaluation deals; training deals are drawn below this
 PLAY_MODES = ("searched", "net")

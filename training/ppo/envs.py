@@ -16,14 +16,14 @@ from collections.abc import Sequence
 
 import gymnasium
 import torch
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
+
 from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import make_single_agent
 from boardgame_envs.training.opponents import SelfPlayPool, parse_opponents, wants_self_play
 from boardgame_envs.training.parallel import connect_ray
 from boardgame_envs.training.ppo.vec_envs import WorkerVecEnv
-from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
-
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_single_agent
 
 
 def game_options(args) -> dict:

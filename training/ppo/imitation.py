@@ -27,17 +27,17 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from sb3_contrib import MaskablePPO
+from tqdm.auto import tqdm
+
 from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.training.coded_rows import CodedRows
 from boardgame_envs.training.opponents import SELF_PLAY
 from boardgame_envs.training.parallel import run_tasks
 from boardgame_envs.training.ppo.envs import make_env
 from boardgame_envs.training.ppo.recipes import hyperparameters
 from boardgame_envs.training.run_files import write_atomically
-from sb3_contrib import MaskablePPO
-from tqdm.auto import tqdm
-
-from boardgame_envs.core.rules import InvalidConfigError
 
 #: What imitation data was made from: a file is only reused by a run that asks for the same.
 IMITATION_SOURCE = (

@@ -18,24 +18,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
+
 from boardgame_envs.agents.ppo import load_model, resolve_model
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import make_rules
 from boardgame_envs.training.cli_args import parse_int_list
 from boardgame_envs.training.ppo.recipes import hyperparameters, planes_net
 from boardgame_envs.training.ppo.rollout_buffer import EnvMajorRolloutBuffer
 from boardgame_envs.training.run_files import newest_checkpoint
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.logger import Logger
-
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_rules
 
 #: Hyperparameters of a recipe that this module reads itself (not MaskablePPO's own).
 NOT_SB3_ARGS = ("net_arch", "learning_rate", "anneal_lr", "final_lr_fraction")
 
 
-def new_model(
-    args, env, tensorboard_log: str | None = None, device: str = "cpu"
-) -> MaskablePPO:
+def new_model(args, env, tensorboard_log: str | None = None, device: str = "cpu") -> MaskablePPO:
     """A fresh MaskablePPO of the game's hyperparameters (with ``args``' overrides) on
     ``device`` (a torch device, already checked: :func:`boardgame_envs.agents.ppo.resolve_device`).
     Without ``tensorboard_log`` it logs nowhere: SB3 would otherwise make an empty ``SB3-<time>``
@@ -77,9 +75,7 @@ def policy_kwargs(args) -> dict:
 
         kwargs.update(
             features_extractor_class=PlanesExtractor,
-            features_extractor_kwargs=dict(
-                planes=make_rules(args.game).planes_shape, **planes
-            ),
+            features_extractor_kwargs=dict(planes=make_rules(args.game).planes_shape, **planes),
         )
     if args.hint:
         from boardgame_envs.agents.hinted import hinted_policy_kwargs
@@ -97,8 +93,8 @@ def learning_rate_schedule(rate: float, anneal: bool, final_fraction: float = 0.
     stays at its final value there, never below (a negative rate would climb the loss)."""
     if not anneal:
         return rate
-    return lambda progress_remaining: rate * (
-        final_fraction + (1.0 - final_fraction) * max(progress_remaining, 0.0)
+    return lambda progress_remaining: (
+        rate * (final_fraction + (1.0 - final_fraction) * max(progress_remaining, 0.0))
     )
 
 

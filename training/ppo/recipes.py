@@ -23,7 +23,6 @@ recipe, ``EXIT_RECIPE``, is read by :mod:`boardgame_envs.training.exit.recipes`.
 from __future__ import annotations
 
 from boardgame_envs.agents.settings import for_game, game_recipes
-
 from boardgame_envs.registry import GAMES
 
 #: PPO's settings for a game without its own (``PPO_HYPERPARAMS``).

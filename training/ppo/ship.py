@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardgame_envs.agents.ppo import PPOAgent, models_folder, shipped_file_name
+from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.training.cli_args import parse_args
 from boardgame_envs.training.run_files import save_atomically
-
-from boardgame_envs.core.rules import InvalidConfigError
 
 MAX_BYTES = 5 * 1024 * 1024
 #: What SB3 saves of the run's last rollout (the envs' last observations: 0.7 MB in Tahiti),

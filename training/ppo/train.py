@@ -50,8 +50,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
+from stable_baselines3.common.callbacks import BaseCallback
+
 from boardgame_envs.agents.ppo import DEVICE, DEVICES_TEXT, describe_device, resolve_device
 from boardgame_envs.agents.specs import resolve_agent_spec
+from boardgame_envs.core.env import REWARD_MODES
+from boardgame_envs.core.rules import InvalidConfigError
+from boardgame_envs.registry import make_rules
 from boardgame_envs.training.cli_args import (
     FINITE,
     FRACTION,
@@ -84,11 +89,6 @@ from boardgame_envs.training.run_files import (
     save_checkpoint,
     write_config,
 )
-from stable_baselines3.common.callbacks import BaseCallback
-
-from boardgame_envs.core.env import REWARD_MODES
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import make_rules
 
 
 @dataclass
@@ -373,9 +373,7 @@ def main(args: Args) -> Path:
     return run_dir
 
 
-def _train(
-    args: Args, run_dir: Path, pool: SelfPlayPool | None, env, device: str = "cpu"
-) -> None:
+def _train(args: Args, run_dir: Path, pool: SelfPlayPool | None, env, device: str = "cpu") -> None:
     model = load_checkpoint(run_dir, env, device) if args.resume else None
     if model is None:
         model = new_model(args, env, tensorboard_log=str(run_dir / "tb"), device=device)

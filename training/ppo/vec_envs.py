@@ -31,9 +31,10 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from boardgame_envs.training.parallel import WorkerError
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
+
+from boardgame_envs.training.parallel import WorkerError
 
 MASK_METHOD = "action_masks"  # what sb3-contrib calls before every step
 CLOSE_TIMEOUT_S = 10.0

@@ -150,9 +150,7 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
     if not isinstance(record, dict):
         raise fail(f"not a record: a JSON object with the keys {', '.join(KEYS)} is expected")
     if record.get("format") != FORMAT:
-        raise fail(
-            f"format {record.get('format')!r} is not a game record's; expected {FORMAT!r}"
-        )
+        raise fail(f"format {record.get('format')!r} is not a game record's; expected {FORMAT!r}")
     missing = [key for key in KEYS if key not in record]
     if missing:
         raise fail(f"missing {', '.join(missing)}")
@@ -222,8 +220,7 @@ def replay_states(
     for step, action in enumerate(actions):
         if state.is_terminal():
             raise InvalidRecordError(
-                f"{where}: the game is over after {step} actions, "
-                f"but the record has {len(actions)}"
+                f"{where}: the game is over after {step} actions, but the record has {len(actions)}"
             )
         try:
             state.apply(action)

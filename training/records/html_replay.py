@@ -40,12 +40,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from boardgame_envs.training.records.game_records import check_record, replay_states
-from boardgame_envs.training.records.narration import describe_move
 
 from boardgame_envs.core import image
 from boardgame_envs.core.rules import InvalidConfigError, State, is_integer
 from boardgame_envs.registry import game_info
+from boardgame_envs.training.records.game_records import check_record, replay_states
+from boardgame_envs.training.records.narration import describe_move
 
 #: Format tag of the data embedded in a page (``viewer_data``).
 DATA_FORMAT = "boardgame-envs-viewer/1"

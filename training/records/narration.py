@@ -60,6 +60,7 @@ def secret_phases(rules) -> frozenset[str]:
     depends on the card discarded). Empty for a game without such phases."""
     return frozenset(getattr(rules.renderer, "SECRET_PHASES", ()))
 
+
 #: How many positions consistent with what the watching seat knows (determinizations,
 #: ``rules.sample_state``) are tried to find the moves the mover might have had instead.
 DETERMINIZATIONS = 8

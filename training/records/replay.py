@@ -23,6 +23,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
+
+from boardgame_envs.core.rules import InvalidConfigError, State
+from boardgame_envs.registry import GAMES, game_info
 from boardgame_envs.training.records.game_records import load_record, replay_states
 from boardgame_envs.training.records.narration import (
     describe_move,
@@ -30,9 +33,6 @@ from boardgame_envs.training.records.narration import (
     rounds_done,
     turn_reporter,
 )
-
-from boardgame_envs.core.rules import InvalidConfigError, State
-from boardgame_envs.registry import GAMES, game_info
 
 #: What ``--out`` writes, by the file's extension.
 OUTPUT_KINDS = {".html": "an HTML replay viewer", ".gif": "an animated GIF of the pictures"}
@@ -160,7 +160,6 @@ def final_line(state: State, names: Sequence[str], moves: int) -> str:
     return f"game over after {moves} moves{cap}: scores {scores}{lowest}; {verdict}"
 
 
-
 # -- files: HTML and GIF -------------------------------------------------------------------
 def check_output_path(path: str | Path, game: str) -> Path:
     """``path`` if ``--out`` can write it for ``game`` (checked before a game is played)."""
@@ -250,9 +249,7 @@ def write_gif(
     step_ms = max(20, round(1000 * seconds))
     durations = [step_ms] * (len(states) - 1) + [round(1000 * GIF_FINAL_HOLD)]
     frames = (frame(state) for state in states[1:])
-    frame(states[0]).save(
-        path, save_all=True, append_images=frames, duration=durations, loop=0
-    )
+    frame(states[0]).save(path, save_all=True, append_images=frames, duration=durations, loop=0)
     return path
 
 

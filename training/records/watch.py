@@ -22,7 +22,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
+
 from boardgame_envs.agents.specs import make_agent, split_agent_specs
+from boardgame_envs.core.rules import InvalidConfigError, State, check_seed
+from boardgame_envs.registry import GAMES, game_info
 from boardgame_envs.training.records.game_records import play_recorded_game, save_record
 from boardgame_envs.training.records.replay import (
     Narrator,
@@ -33,9 +36,6 @@ from boardgame_envs.training.records.replay import (
     final_line,
     write_replay_file,
 )
-
-from boardgame_envs.core.rules import InvalidConfigError, State, check_seed
-from boardgame_envs.registry import GAMES, game_info
 
 
 def watch(

@@ -26,7 +26,6 @@ wall tiles; never the stack order or face-down wall tiles):
 from __future__ import annotations
 
 from boardgame_envs.agents.base import Agent
-
 from boardgame_envs.carcassonne_castle.castle import (
     CELL_GRID,
     CODE_ROWS,

@@ -42,7 +42,6 @@ import itertools
 from collections.abc import Sequence
 
 from boardgame_envs.agents.base import Agent
-
 from boardgame_envs.cornucopia.data import (
     BASKET_CAPACITY,
     BID_NUMBERS,

@@ -18,6 +18,4 @@ PPO_RECIPE = dict(HINTED, timesteps=4_000_000, eval_every=500_000)
 # root=paired) that overrule the tree: the move it plays is the target, not the tree's
 # visits. The network reads the heuristic's move (hint): without it, it stayed far below
 # the heuristic (0.46 after 10 iterations; 400 deals). 0.15-0.25 CPU s a game.
-EXIT_RECIPE = dict(
-    BASE_RECIPE, games_per_iteration=300, window=40, target="move", hint="heuristic"
-)
+EXIT_RECIPE = dict(BASE_RECIPE, games_per_iteration=300, window=40, target="move", hint="heuristic")

@@ -23,7 +23,6 @@ Strategy, from what the player's own view shows (its hand, its total, the value)
 from __future__ import annotations
 
 from boardgame_envs.agents.base import Agent
-
 from boardgame_envs.factors_multiples.data import (
     ACE,
     JACK,

@@ -32,7 +32,6 @@ from __future__ import annotations
 import heapq
 
 from boardgame_envs.agents.base import Agent
-
 from boardgame_envs.tahiti.data import (
     FAVOURITES,
     FISH,

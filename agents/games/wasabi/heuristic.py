@@ -38,7 +38,6 @@ import functools
 from operator import add, itemgetter
 
 from boardgame_envs.agents.base import Agent
-
 from boardgame_envs.wasabi.data import (
     CARD_HAND_LIMIT,
     CHOP,
