@@ -54,3 +54,117 @@ def test_the_picture_script_makes_every_game_s_picture():
     players, seed, _ = script["SETTINGS"]["factors_multiples"]
     image = script["picture"]("factors_multiples", players, seed, 2)
     assert image.ndim == 3 and image.shape[2] == 3 and image.dtype.name == "uint8"
+
+
+# -- facts about the code -------------------------------------------------------------------
+
+#: The user guides, whose statements about the code are checked below.
+GUIDES = [
+    DOCS / name
+    for name in (
+        "index.md",
+        "environments.md",
+        "agents.md",
+        "play-and-watch.md",
+        "training.md",
+        "benchmarking.md",
+    )
+] + GAME_PAGES
+PY_PATH = re.compile(r"`([\w./<>-]*\.py)(?::\w+)?`|(?<![\w/.])((?:[\w-]+/)+[\w-]+\.py)\b")
+#: Placeholders the pages use for a file of the reader's own.
+PLACEHOLDERS = {"path/to/file.py", "file.py", "my_agent.py"}
+
+
+def _paths_named(page: Path) -> set[str]:
+    paths = set()
+    for match in PY_PATH.finditer(page.read_text(encoding="utf-8")):
+        path = match.group(1) or match.group(2)
+        if "<" not in path and path not in PLACEHOLDERS:
+            paths.add(path)
+    return paths
+
+
+@pytest.mark.parametrize("page", GUIDES, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_python_file_a_guide_names_exists(page):
+    """A path such as ``examples/my_agent.py`` or ``training/evaluation/league.py`` names a
+    file of the repository (or of the package or of ``examples/``, relative to them)."""
+    missing = [
+        path
+        for path in sorted(_paths_named(page))
+        if not any(
+            (root / path).exists() for root in (REPO, REPO / "boardgame_envs", REPO / "examples")
+        )
+    ]
+    assert not missing, f"{page.name} names files that do not exist: {missing}"
+
+
+def test_make_vec_returns_the_class_the_docs_name():
+    pytest.importorskip("stable_baselines3")
+    from boardgame_envs.vector import make_vec
+
+    env = make_vec("factors_multiples", num_envs=1, seed=0)
+    try:
+        name = type(env).__name__
+    finally:
+        env.close()
+    text = (DOCS / "environments.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in text.split("\n\n") if p.startswith("`make_vec("))
+    assert f"`{type(env).__module__}.{name}`" in paragraph or f"`{name}`" in paragraph
+    assert "in one SB3 `DummyVecEnv`" not in text
+
+
+def test_the_league_default_agents_are_the_code_s():
+    """docs/benchmarking.md lists `league`'s default agents as ``default_agents`` makes them
+    (for a 2-player league, where every game has its network), in the same order."""
+    from training.evaluation.league import default_agents
+
+    text = (DOCS / "benchmarking.md").read_text(encoding="utf-8")
+    sentence = text[text.index("Without `--agents` it ranks") :].split(". ")[0]
+    listed = re.findall(r"`([^`]+)`", sentence)[1:]
+    for game in sorted(SHIPPED_GAMES):
+        expected = [spec.replace(game, "<game>") for spec in default_agents(game)]
+        assert listed == expected, (game, listed, expected)
+
+
+def test_every_page_gives_the_demo_the_readme_s_duration():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (figure,) = re.findall(r"make demo +# [^\n]*? (\d+–\d+) minutes", readme)
+    found = 0
+    for page in GUIDES:
+        text = page.read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if "make demo" in line and "minute" in line:
+                found += 1
+                assert f"{figure} minutes" in line, f"{page.name}: {line}"
+    assert found >= 2
+
+
+def test_the_search_s_time_per_decision_is_one_range():
+    """The guides give the search's time per decision on the native engine as one range."""
+    ranges = set()
+    for page in GUIDES:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        ranges.update(re.findall(r"search decides in ([^,;)]*?) s on the native engine", text))
+        ranges.update(re.findall(r"`ismcts\[:options\]` \(slow: ([^,;)]*?) s a decision", text))
+    assert len(ranges) == 1 and "–" in ranges.pop(), ranges
+
+
+def test_the_index_names_every_agent_kind():
+    from boardgame_envs.agents.specs import KINDS
+
+    text = (DOCS / "index.md").read_text(encoding="utf-8")
+    bullet = text[text.index("* **Agents**") :].split("\n* ")[0]
+    named = set(re.findall(r"`([^`]+)`", bullet))
+    assert set(KINDS) <= named, set(KINDS) - named
+    assert {"module.path:attr", "path/to/file.py:attr"} <= named
+
+
+def test_every_shipped_game_has_a_picture_as_the_docs_say():
+    import boardgame_envs
+
+    for game in SHIPPED_GAMES:
+        assert hasattr(boardgame_envs.make_rules(game).renderer, "render_rgb"), game
+    for page in GUIDES:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert "games with a picture" not in text, page.name
+        assert "where the game has a picture" not in text, page.name
