@@ -168,3 +168,17 @@ def test_every_shipped_game_has_a_picture_as_the_docs_say():
         text = " ".join(page.read_text(encoding="utf-8").split())
         assert "games with a picture" not in text, page.name
         assert "where the game has a picture" not in text, page.name
+
+
+#: The longest sentence a game page's rules may have: about four lines of the page.
+LONGEST_SENTENCE = 360
+
+
+@pytest.mark.parametrize("page", GAME_PAGES, ids=lambda p: p.stem)
+def test_the_rules_in_brief_have_no_sentence_longer_than_four_lines(page):
+    text = page.read_text(encoding="utf-8")
+    section = text[text.index("## The rules in brief") :]
+    section = re.sub(r"```.*?```", "", section[: section.index("\n## ", 5)], flags=re.DOTALL)
+    for item in re.split(r"\n\s*(?:[*-]|\d+\.) ", section):
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z*`(0-9])", " ".join(item.split())):
+            assert len(sentence) <= LONGEST_SENTENCE, f"{page.name}: {sentence}"
