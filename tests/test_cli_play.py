@@ -156,7 +156,7 @@ def test_tahiti_shows_the_goods_of_the_tile_to_take_and_to_place():
     for tile, goods in taken:
         assert goods == _tahiti_goods(tile)
     screen = text[text.rindex("Tahiti · round") :]
-    assert "· PLACE" in screen.splitlines()[0]
+    assert "· place the tile by Haumea" in screen.splitlines()[0]
     tile, goods = re.search(r"  tile in hand: (I\d\d) \(([a-z, ]+)\)", screen).groups()
     assert tile == taken[-1][0] and goods == _tahiti_goods(tile)
     assert f"{tile} " not in "\n".join(render_map_lines(screen))  # not on the map yet

@@ -69,6 +69,16 @@ if TYPE_CHECKING:
 #: How a position is written (in the moves, the followers list and the map's corner): the
 #: column x, then the row y, both numbered from -1 (the wall's outer ring).
 COORDINATES = "(x,y)"
+#: Each phase (the rules' decision point, spec §4) as the words the table shows for it.
+PHASE_WORDS = {
+    "PLACE": "place the drawn tile",
+    "FOLLOWER": "place a follower or pass",
+    "ORDER": "choose the feature scored next",
+    "DOUBLE": "double with the ×2 wall tile or not",
+    "EXTRA": "take the extra turn or not",
+    "GAME_OVER": "game over",
+}
+
 #: What each mark of the text map means, as (marks, meaning); printed under the map.
 LEGEND: tuple[tuple[str, str], ...] = (
     ("T H C", "tower, house, court: the area at that edge of a tile"),
@@ -194,7 +204,8 @@ def _header(state: State, seat: int | None) -> str:
         extra = " (extra turn)" if state.extra_turn else ""
         head = (
             f"Carcassonne: The Castle · turn {state.turn}{extra} · P{state.active} to decide: "
-            f"{state.phase}{you} · stack {len(state.stack)} · set aside {len(state.discards)}"
+            f"{PHASE_WORDS[state.phase]}{you} · stack {len(state.stack)} · "
+            f"set aside {len(state.discards)}"
         )
     lines = [head]
     for s in range(2):

@@ -38,6 +38,15 @@ if TYPE_CHECKING:
     from boardgame_envs.cornucopia.rules import State
 
 
+#: Each phase (the rules' constant, spec §4.3) as the words the table shows for it.
+PHASE_WORDS = {
+    "DECLARE": "declare red chips",
+    "BID": "choose a bid",
+    "BET": "secret bets on the bid",
+    "CARD": "place the drawn card",
+    "GAME_OVER": "game over",
+}
+
 #: What each letter and mark of the text table means, as (marks, meaning).
 LEGEND: tuple[tuple[str, str], ...] = (
     *(
@@ -68,6 +77,11 @@ def _basket(cards: list[int], same_basket: bool) -> str:
     return "[" + " ".join(letters) + "]"
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:
     """The table as text; other seats' secret bets hidden from ``seat`` (None: all shown).
     ``legend=False`` leaves out the key to the marks (:func:`legend_lines`)."""
@@ -77,13 +91,13 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
         exhausted += " (last turn)"
     if state.phase == GAME_OVER:
         header = (
-            f"Cornucopia · game over ({state.end_reason}) after {state.turn} turns · "
+            f"Cornucopia · game over ({state.end_reason}) after {plural(state.turn, 'turn')} · "
             f"winners: {', '.join(f'P{s}' for s in state.winners())}"
         )
     else:
         header = (
-            f"Cornucopia · turn {state.turn} · P{state.turn_player}'s turn · {state.phase} · "
-            f"P{state.current_player} to decide"
+            f"Cornucopia · turn {state.turn} · P{state.turn_player}'s turn · "
+            f"{PHASE_WORDS[state.phase]} · P{state.current_player} to decide"
         )
     lines = [header + f" · deck {len(state.deck)}{exhausted} · discard {len(state.discard)}"]
     stacks = " ".join(f"{number}:{cards}" for number, cards in zip(BID_NUMBERS, state.stacks))
@@ -280,12 +294,12 @@ def _pic_header(picture: np.ndarray, state: State, seat: int | None) -> None:
             line = f"P{winners[0]} {PIC_SEAT_NAMES[winners[0]]} wins"
         else:
             line = "tie: " + " and ".join(f"P{s}" for s in winners) + " win"
-        detail = f"game over after {state.turn} turns \u00b7 {state.end_reason}"
+        detail = f"game over after {plural(state.turn, 'turn')} \u00b7 {state.end_reason}"
     else:
         p = state.current_player
         badge = PIC_SEAT_COLOURS[p]
         line = f"P{p} {PIC_SEAT_NAMES[p]} to decide"
-        phase = _PHASE_TEXT[state.phase]
+        phase = PHASE_WORDS[state.phase]
         detail = f"turn {state.turn} \u00b7 P{state.turn_player}'s turn \u00b7 {phase}"
         if state.end_pending:
             detail += " \u00b7 last turn"
@@ -295,14 +309,6 @@ def _pic_header(picture: np.ndarray, state: State, seat: int | None) -> None:
     image.outline_rect(picture, PIC_MARGIN, 8, 14, 14, PIC_TEXT)
     image.draw_label(picture, PIC_MARGIN + 20, 8, line, PIC_TEXT, 2)
     image.draw_label(picture, PIC_MARGIN + 20, 28, detail, PIC_TEXT)
-
-
-_PHASE_TEXT = {
-    "DECLARE": "declare red chips",
-    "BID": "choose a bid",
-    "BET": "secret bets on the bid",
-    "CARD": "place the drawn card",
-}
 
 
 def _pic_baskets(picture: np.ndarray, state: State) -> None:

@@ -26,6 +26,17 @@ if TYPE_CHECKING:
 #: that cannot tell it from another legal move (boardgame_envs.training.records.replay).
 SECRET_PHASES = frozenset({"A_DISCARD", "K_DISCARD"})
 
+#: Each phase (the rules' constant, spec §4.2) as the words the table shows for it.
+PHASE_WORDS = {
+    "PLAY": "play a card or show and draw",
+    "K_ANSWER": "answer the K",
+    "A_DISCARD": "discard after the A",
+    "SEVEN_NAME": "name the value for the 7",
+    "J_DIRECTION": "move the value up or down",
+    "K_DISCARD": "discard for the K",
+    "GAME_OVER": "match over",
+}
+
 #: What each mark of the text table means, as (marks, meaning); printed under the table.
 LEGEND: tuple[tuple[str, str], ...] = (
     ("2-6 8-10 Q", "normal cards (Q is 12), played on a factor or multiple of the value"),
@@ -45,6 +56,11 @@ def legend_lines(width: int = 96) -> list[str]:
     return text.legend_lines(LEGEND, width)
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def _cards(cards) -> str:
     return " ".join(card_name(c) for c in cards) or "-"
 
@@ -60,7 +76,7 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
     else:
         header = (
             f"Factors and Multiples · round {state.round + 1}/{rounds} · value {value} · "
-            f"{state.phase} · P{state.current_player} to decide"
+            f"{PHASE_WORDS[state.phase]} · P{state.current_player} to decide"
         )
         if state.k_player is not None:
             header += f" · K by P{state.k_player} restricts P{state.turn_player}"
@@ -69,14 +85,14 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
     played = ", ".join(f"{card_name(c)}(P{s})" for c, s in recent) or "-"
     more = "… " if len(state.play_pile) > len(recent) else ""
     lines.append(f"  play pile ({len(state.play_pile)}): {more}{played}")
-    lines.append(f"  hidden discard: {len(state.hidden_discard)} cards")
+    lines.append(f"  hidden discard: {plural(len(state.hidden_discard), 'card')}")
     totals = state.scores()
     for s in range(n):
         you = " (you)" if s == seat else ""
         if seat is None or s == seat:
             hand = _cards(state.hands[s])
         else:
-            hand = f"{len(state.hands[s])} cards, last shown: {_cards(state.reveals[s])}"
+            hand = f"{plural(len(state.hands[s]), 'card')}, last shown: {_cards(state.reveals[s])}"
         marker = ">" if s == state.current_player else " "
         lines.append(
             f"{marker} P{s}{you}: score {int(totals[s])} · pile {len(state.piles[s])} · hand {hand}"
@@ -230,9 +246,7 @@ def _pic_header(picture: np.ndarray, state: State, seat: int | None) -> None:
         p = state.current_player
         badge = PIC_SEAT_COLOURS[p]
         line = f"P{p} {PIC_SEAT_NAMES[p]} to decide"
-        detail = (
-            f"round {state.round + 1}/{rounds} \u00b7 {_PHASE_TEXT.get(state.phase, state.phase)}"
-        )
+        detail = f"round {state.round + 1}/{rounds} \u00b7 {PHASE_WORDS[state.phase]}"
         if state.k_player is not None:
             detail += f" \u00b7 K by P{state.k_player}: P{state.turn_player} must answer with an A"
     if seat is not None:
@@ -241,16 +255,6 @@ def _pic_header(picture: np.ndarray, state: State, seat: int | None) -> None:
     image.outline_rect(picture, PIC_MARGIN, 8, 14, 14, PIC_TEXT)
     image.draw_label(picture, PIC_MARGIN + 20, 8, line, image.WHITE, 2)
     image.draw_label(picture, PIC_MARGIN + 20, 28, detail, image.WHITE)
-
-
-_PHASE_TEXT = {
-    "PLAY": "play a card or show and draw",
-    "K_ANSWER": "answer the K",
-    "A_DISCARD": "discard after the A",
-    "SEVEN_NAME": "name the value for the 7",
-    "J_DIRECTION": "move the value up or down",
-    "K_DISCARD": "discard for the K",
-}
 
 
 def _pic_table(picture: np.ndarray, state: State) -> None:

@@ -71,6 +71,18 @@ CELL_WIDTH = 10  # characters per hex in the text map (room for "(-1, -2)"); row
 
 
 ROTATIONS = 6  # a placed tile's rotation rho, 0..5 (the PLACE actions)
+#: Each phase (the rules' decision type, spec §11.1) as the words the table shows for it.
+PHASE_WORDS = {
+    "HAUMEA_MOVE": "move Haumea or let it stay",
+    "HAUMEA_STEP": "walk Haumea one step",
+    "STACK": "take a tile from stack A or B",
+    "PLACE": "place the tile by Haumea",
+    "BOUNTY_PLACE": "place a bounty cube",
+    "ACTION": "take actions",
+    "DEPLETE": "place the revealed token",
+    "GAME_OVER": "season over",
+}
+
 #: What each mark of the text map means, as (marks, meaning); printed under the map.
 LEGEND: tuple[tuple[str, str], ...] = (
     ("I01-I18", "islands"),
@@ -179,6 +191,11 @@ def round_counter(state: State) -> str:
     return text
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:
     """The table as text; other seats' favourite tiles are hidden unless ``seat`` is None.
     ``legend=False`` leaves out the key to the marks (:func:`legend_lines`)."""
@@ -186,16 +203,17 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
     if state.is_terminal():
         how = "round limit reached (truncated)" if state.truncated else "season over"
         winners = ", ".join(f"P{s}" for s in state.winners())
-        header = f"Tahiti · {how} after {state.round} rounds · winners: {winners}"
+        header = f"Tahiti · {how} after {plural(state.round, 'round')} · winners: {winners}"
     else:
         header = (
-            f"Tahiti · {round_counter(state)} · P{state.current_player} to decide · {state.phase}"
+            f"Tahiti · {round_counter(state)} · P{state.current_player} to decide · "
+            f"{PHASE_WORDS[state.phase]}"
         )
         if state.phase == "ACTION":
             cubes = sum(state.cargo[state.turn_player])
-            header += f" (actions taken {state.taken} of {paddles(cubes)} paddles)"
+            header += f" (actions taken {state.taken} of {paddles(cubes)}, one per paddle)"
         if state.end_triggered:
-            header += f" · season ended, {state.turns_left()} more turns after this one"
+            header += f" · season ended, {plural(state.turns_left(), 'more turn')} after this one"
     lines = [header]
     if state.haumea >= 0:
         h = state.haumea
@@ -204,7 +222,7 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
         where = "gone"
     tops = [f"{len(st)}, top {tile_text(st[0])}" if st else "empty" for st in state.stacks]
     lines.append(f"  Haumea: {where} · stack A: {tops[0]} · stack B: {tops[1]}")
-    lines.append(f"  bag: {_goods_counts(state.bag)} ({sum(state.bag)} cubes)")
+    lines.append(f"  bag: {_goods_counts(state.bag)} ({plural(sum(state.bag), 'cube')})")
     plain, fishing = state.token_pile.count(1), state.token_pile.count(FISHING)
     lines.append(f"  depletion tokens face down: {plain} plain, {fishing} fishing")
     if state.hand_tile:

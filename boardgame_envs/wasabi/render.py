@@ -57,6 +57,28 @@ if TYPE_CHECKING:
 #: How a cell is written (in the moves, the Wasabi! cards line and the board's corner): its
 #: row r, then its column c, both from 0 at the top left (cell index ``r * 7 + c``).
 COORDINATES = "(r,c)"
+#: Each decision point (the rules' phase, spec §4.4; D1-D16 in the rules' order) as the
+#: words the table shows for it.
+PHASE_WORDS = {
+    "GIFT_PICK": "give an ingredient (setup)",
+    "DRAFT_PICK": "draw a recipe (setup)",
+    "STEP1_START": "step 1: place, play a card or pass",
+    "PLACE_TARGET": "place the tile",
+    "PLACE_DUE": "choose the tile to place",
+    "AFTER_PLACEMENT": "play a card after placing, or stop",
+    "SWITCH_FIRST": "Switch!: the first tile",
+    "SWITCH_SECOND": "Switch!: the second tile",
+    "CHOP_TARGET": "Chop!: the tile to chop",
+    "CHOPPED_TILE": "Chop!: where the chopped tile goes",
+    "WASABI_ANCHOR": "Wasabi!: where to lay the card",
+    "DISCARD_MORE": "discard more recipes, or stop",
+    "REWARD_PICK": "step 2: take a reward",
+    "REWARD_DISCARD": "discard one of three action cards",
+    "REFILL_INGREDIENT": "refill ingredients",
+    "REFILL_RECIPE": "refill recipes",
+    "GAME_OVER": "game over",
+}
+
 #: What each mark of the text board means, as (marks, meaning); printed under the table.
 LEGEND: tuple[tuple[str, str], ...] = (
     *zip(KIND_SHORT, KIND_NAMES),
@@ -119,6 +141,11 @@ def turn_counter(state: State) -> str:
     return text
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:
     """The game as text; recipes other than ``seat``'s are hidden (all shown when None).
 
@@ -138,7 +165,7 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
         winners = ", ".join(f"P{s}" for s in state.winners())
         header = f"Wasabi! · game over ({how}) · winners: {winners}"
     else:
-        decision = f"D{PHASE_INDEX[state.phase] + 1} {state.phase}"
+        decision = f"D{PHASE_INDEX[state.phase] + 1} {PHASE_WORDS[state.phase]}"
         header = f"Wasabi! · {turn_counter(state)} · P{state.current_player} to decide: {decision}"
     lines = [header, *board_text(state)]
     if state.anchors:
@@ -159,8 +186,8 @@ def render_text(state: State, seat: int | None = None, legend: bool = True) -> s
         you = " (you)" if s == seat else ""
         tokens = " ".join(f"{i + 2}:{t}" for i, t in enumerate(state.tokens[s]))
         lines.append(
-            f"{marker} P{s}{you}: score {int(scores[s])} ({state.points(s)} points, "
-            f"{state.cubes[s]} cubes) · unused tokens {tokens}"
+            f"{marker} P{s}{you}: score {int(scores[s])} ({plural(state.points(s), 'point')}, "
+            f"{plural(state.cubes[s], 'cube')}) · unused tokens {tokens}"
         )
         if seat is None or s == seat or not hide:
             lines.append(

@@ -232,7 +232,7 @@ def test_picture_shape_and_it_changes_when_a_tile_is_placed(tmp_path):
 def test_text_shows_the_position():
     state = position(("T19", 0, (4, 0)), followers={(4, 0): (A, 8)}, tile="T35", active=B)
     text = state.render_text(seat=B)
-    assert "Carcassonne: The Castle" in text and "P1 to decide: PLACE" in text
+    assert "Carcassonne: The Castle" in text and "P1 to decide: place the drawn tile" in text
     assert "drawn tile T35" in text and "followers: P0 path (4,0) slot 8" in text
     assert "  7  " in text  # the legal cell (4,1) shows its index
     assert "C0~ C" in text  # (4,0): P0's follower, T19's fountain on the path

@@ -16,7 +16,7 @@ def test_text_shows_the_table_and_hides_secret_bets():
     bid(state, 3)
     bet(state, "NO", 3)  # P1, secret
     text = state.render_text(2)
-    assert "P1's turn" not in text and "P0's turn · BET · P2 to decide" in text
+    assert "P1's turn" not in text and "P0's turn · secret bets on the bid · P2 to decide" in text
     assert "bid 3: placed 0, 3 left · red used no" in text
     assert "B0 [C T]" in text and "DIFFERENT" in text and "fits: W P E G" in text
     assert "B4 [W* C]" in text and "(Same basket)" in text

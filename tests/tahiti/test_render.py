@@ -14,7 +14,7 @@ from tests.tahiti.helpers import RULES, goods, position
 def test_text_shows_the_board_and_the_players():
     state = position(4, canoes={0: (1, -1)}, cargo={0: goods("fish")}, cubes={"I01": "B"})
     text = state.render_text(seat=0)
-    assert text.startswith("Tahiti · round 1 · P0 to decide · ACTION")
+    assert text.startswith("Tahiti · round 1 · P0 to decide · take actions")
     assert "I01 cB" in text  # coconut space empty, banana cube present
     assert "HOME" in text and "W1" in text and "reefs: HOME NE/NW/SW/SE" in text
     assert "P0 (you): canoe at I01 (1, -1)" in text and "favourite F1 (coconut, banana)" in text
@@ -27,7 +27,7 @@ def test_text_of_a_finished_game():
     state = position(2, turn=1, config={"max_rounds": 1}, charts={1: goods("fish")})
     state.apply(END)
     text = state.render_text()
-    assert "round limit reached (truncated) after 1 rounds · winners: P1" in text
+    assert "round limit reached (truncated) after 1 round · winners: P1" in text
 
 
 def test_picture_shape_and_it_changes_when_a_canoe_moves():

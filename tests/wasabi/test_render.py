@@ -21,7 +21,9 @@ def test_text_shows_the_board_and_hides_other_recipes():
     )
     text = state.render_text(0)
     lines = text.splitlines()
-    assert lines[0].startswith("Wasabi! · turn 1 · P0 to decide: D3 STEP1_START")
+    assert lines[0].startswith(
+        "Wasabi! · turn 1 · P0 to decide: D3 step 1: place, play a card or pass"
+    )
     assert lines[1].split() == ["(r,c)", "0", "1", "2", "3", "4"]
     assert lines[4].split() == ["2", ".", ".", ".", "Sa", "."]
     assert lines[5].split() == ["3", ".", "Sa+1", ".", ".", "."]

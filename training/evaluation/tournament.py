@@ -741,6 +741,20 @@ def _includes(lone: str, a: str, b: str, n: int) -> bool:
     return lone in (a, b) if n == 2 else a == lone
 
 
+def format_seconds(seconds: float) -> str:
+    """A duration for people, in the unit that keeps it short, with 2 or 3 significant
+    digits: ``0.5 µs``, ``12 µs``, ``400 µs``, ``4.0 ms``, ``25 ms``, ``1.3 s``, ``95 s``
+    (``markdown_table``'s s/decision column; the CSV and JSON keep the raw seconds)."""
+    if seconds <= 0:
+        return "0 s"
+    for unit, scale in (("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)):
+        value = seconds / scale
+        shown = f"{value:.1f}" if value < 9.95 else f"{value:.0f}"
+        if float(shown) < 1000 or unit == "s":
+            return f"{shown} {unit}"
+    raise AssertionError("unreachable")
+
+
 def markdown_table(tournament: Tournament) -> str:
     lines = [
         f"### {tournament.game}: the lone agent against the field, seats rotated",
@@ -752,7 +766,7 @@ def markdown_table(tournament: Tournament) -> str:
     for r in tournament.results:
         low, high = r.ci95
         score = f"{r.mean_score:.2f}"
-        thinking = f"{r.seconds_per_decision:.4f}" if r.decisions else "–"
+        thinking = format_seconds(r.seconds_per_decision) if r.decisions else "–"
         lines.append(
             f"| {r.num_players} | {r.agent} | {r.opponent} | {r.games} | {r.wins} | {r.draws} "
             f"| {r.losses} | {r.win_share:.3f} | [{low:.3f}, {high:.3f}] | {score} "

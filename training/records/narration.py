@@ -51,6 +51,19 @@ def round_report(state: State) -> str:
     )
 
 
+def phase_words(rules, phase: str) -> str:
+    """``phase`` (one of the rules' constants, ``SEVEN_NAME``) as words a person reads: its
+    render module's ``PHASE_WORDS`` entry ("name the value for the 7"); for a game without
+    that table (a user's own), the constant in lower case with spaces ("seven name")."""
+    words = getattr(rules.renderer, "PHASE_WORDS", None) or {}
+    return words.get(phase) or phase.replace("_", " ").lower()
+
+
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
 # -- what a move reads as to each seat -----------------------------------------------------
 def secret_phases(rules) -> frozenset[str]:
     """The phases whose move the game's rules keep from the other seats for good (spec §7),

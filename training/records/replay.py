@@ -29,6 +29,7 @@ from boardgame_envs.registry import GAMES, game_info
 from boardgame_envs.training.records.game_records import load_record, replay_states
 from boardgame_envs.training.records.narration import (
     describe_move,
+    plural,
     round_report,
     rounds_done,
     turn_reporter,
@@ -157,7 +158,7 @@ def final_line(state: State, names: Sequence[str], moves: int) -> str:
         verdict = " and ".join(f"P{s} ({names[s]})" for s in winners) + " share the win"
     lowest = " (lowest score wins)" if state.rules.lower_score_wins else ""
     cap = " at the game's safety cap" if getattr(state, "truncated", False) else ""
-    return f"game over after {moves} moves{cap}: scores {scores}{lowest}; {verdict}"
+    return f"game over after {plural(moves, 'move')}{cap}: scores {scores}{lowest}; {verdict}"
 
 
 # -- files: HTML and GIF -------------------------------------------------------------------
