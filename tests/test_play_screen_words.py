@@ -31,11 +31,10 @@ def _constants(rules) -> list[str]:
 
 
 def _shown_constants(text: str, rules) -> set[str]:
-    """The game's phase constants that stand as words of their own in ``text``."""
+    """The game's phase constants that stand as words of their own in ``text`` (not inside
+    a longer word, a number or the base64 of a picture in the HTML viewer)."""
     return {
-        phase
-        for phase in _constants(rules)
-        if re.search(rf"(?<![A-Za-z_]){phase}(?![A-Za-z_])", text)
+        phase for phase in _constants(rules) if re.search(rf"(?<![\w+/]){phase}(?![\w+/=])", text)
     }
 
 
@@ -76,6 +75,15 @@ def test_watch_and_replay_show_no_phase_constant(game, seed, tmp_path, capsys):
         assert _shown_constants(text, rules) == set()
     for phase in phases_met - {"GAME_OVER"}:
         assert phase_words(rules, phase) in watched, phase
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_the_html_viewer_shows_no_phase_constant(game, tmp_path, capsys):
+    page = tmp_path / "game.html"
+    _run(["watch", game, "--agents", "heuristic,random", "--seed", "1", "--out", str(page)], capsys)
+    text = page.read_text()
+    assert "to decide" in text
+    assert _shown_constants(text, _rules(game)) == set()
 
 
 @pytest.mark.parametrize("game", BUILT_IN)
