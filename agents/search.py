@@ -61,6 +61,7 @@ At least one budget (iterations or seconds) must be set.
 
 from __future__ import annotations
 
+import difflib
 import math
 import random
 import time
@@ -261,8 +262,11 @@ def parse_option_values(text: str) -> dict[str, Any]:
         name = name.strip()
         if not sep or name not in _PARSERS:
             allowed = ", ".join(_PARSERS)
+            near = [] if name in _PARSERS else difflib.get_close_matches(name, _PARSERS, n=1)
+            hint = f" did you mean {near[0] + sep + raw.strip()!r}?" if near else ""
             raise InvalidConfigError(
-                f"ismcts option {item!r} is unknown; write name=value with name one of: {allowed}"
+                f"ismcts option {item!r} is unknown;{hint} write name=value with name one of: "
+                f"{allowed}"
             )
         try:
             values[name] = _PARSERS[name](raw.strip())

@@ -20,6 +20,7 @@ and no agent module imports this one).
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -132,9 +133,19 @@ def make_agent(spec: str, game: str, seed: int | None = None, engine: str | None
         if kind.engine:
             return factory(options, game, seed=seed, engine=engine)
         return factory(options, game, seed=seed)
+    if kind is not None and not colon and not kind.bare:
+        form = next(form for form in AGENT_KINDS if form.startswith(f"{name}:"))
+        raise InvalidConfigError(f"agent {spec!r} needs what to load after a colon: {form}")
+    near = difflib.get_close_matches(name, [n for n in KINDS if n != name], n=1)
+    hint = f" did you mean {near[0] + colon + options!r}?" if near else ""
     if is_user_spec(spec):
-        return load_user_agent(spec, game, seed)
-    raise InvalidConfigError(f"unknown agent {spec!r}; allowed: {', '.join(AGENT_KINDS)}")
+        try:
+            return load_user_agent(spec, game, seed)
+        except InvalidConfigError as error:
+            if not hint:
+                raise
+            raise InvalidConfigError(f"{error};{hint}") from error
+    raise InvalidConfigError(f"unknown agent {spec!r};{hint} allowed: {', '.join(AGENT_KINDS)}")
 
 
 def _factory(path: str) -> Any:

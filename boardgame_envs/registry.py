@@ -210,9 +210,12 @@ def make_rules(game: str, engine: str | None = None) -> Rules:
 
 def raw_env(game: str, num_players: int = 2, engine: str | None = None, **kwargs: Any):
     """The unwrapped AEC env: raises IllegalActionError on an illegal action."""
-    from boardgame_envs.core.env import TurnBasedEnv
+    from boardgame_envs.core.env import SEED_NOTE, TurnBasedEnv, check_keywords, keyword_names
 
-    return TurnBasedEnv(make_rules(game, engine), num_players, **kwargs)
+    rules = make_rules(game, engine)
+    keywords = keyword_names(raw_env, TurnBasedEnv.__init__)
+    check_keywords(rules, kwargs, keywords, rules.name, SEED_NOTE)
+    return TurnBasedEnv(rules, num_players, **kwargs)
 
 
 def make(game: str, num_players: int = 2, **kwargs: Any):
@@ -246,9 +249,12 @@ def make_single_agent(
     point above both). Other ``kwargs`` go to ``SingleAgentEnv``
     (``observe_mask``, ``layout``, ``learner_seat``, …) and on to the AEC env.
     """
+    from boardgame_envs.core.env import SEED_NOTE, TurnBasedEnv, check_keywords, keyword_names
     from boardgame_envs.core.single_agent import SingleAgentEnv
 
     rules = make_rules(game, engine)
+    keywords = keyword_names(make_single_agent, SingleAgentEnv.__init__, TurnBasedEnv.__init__)
+    check_keywords(rules, kwargs, keywords, rules.name, SEED_NOTE)
     if isinstance(opponent, str):
         # agents sit above the envs: their spec table is loaded by name, never imported here
         make_agent = load_object("boardgame_envs.agents.specs:make_agent")

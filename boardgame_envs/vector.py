@@ -25,15 +25,18 @@ Rewards            the outcome (+1 win, -1 loss, ties between), paid when the ga
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
 import numpy as np
 
+from boardgame_envs.core.env import TurnBasedEnv, check_keywords, keyword_names
 from boardgame_envs.core.game import load_object
 from boardgame_envs.core.hinted_env import HintedEnv
 from boardgame_envs.core.native import native_module
 from boardgame_envs.core.rules import InvalidConfigError, is_integer
+from boardgame_envs.core.single_agent import SingleAgentEnv
 from boardgame_envs.registry import make_rules, make_single_agent
 
 
@@ -350,6 +353,7 @@ def make_vec(
     env and the game (``reward``, ``score_reward_scale``, ``max_steps``, the game's options)."""
     from boardgame_envs._vec_sb3 import VecGameEnv
 
+    _check_vec_keywords(make_vec, game, engine, options)
     batch = make_batch(
         game, num_envs, num_players, opponent, observe_mask, learner_seat, engine, hint, **options
     )
@@ -371,6 +375,7 @@ def make_gymnasium_vec(
 ) -> GymnasiumVecEnv:
     """The same batch as :func:`make_vec` as a ``gymnasium.vector.VectorEnv``
     (``reset(seed=s)`` seeds env ``i`` with ``s + i``)."""
+    _check_vec_keywords(make_gymnasium_vec, game, engine, options)
     batch = make_batch(
         game,
         num_envs,
@@ -383,6 +388,18 @@ def make_gymnasium_vec(
         **options,
     )
     return GymnasiumVecEnv(batch)
+
+
+def _check_vec_keywords(
+    factory: Callable[..., Any], game: str, engine: str | None, options: dict[str, Any]
+) -> None:
+    """InvalidConfigError for an unknown keyword of ``factory``: it names the factory's own
+    arguments, those of the single-agent and AEC envs it passes on, and the game's options."""
+    if not options:
+        return
+    keywords = keyword_names(factory, SingleAgentEnv.__init__, TurnBasedEnv.__init__)
+    notes = {} if "seed" in keywords else {"seed": "seed the batch with reset(seed=s)"}
+    check_keywords(make_rules(game, engine), options, keywords, factory.__name__, notes)
 
 
 class GymnasiumVecEnv(gymnasium.vector.VectorEnv):

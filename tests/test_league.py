@@ -159,7 +159,7 @@ def test_a_failed_league_writes_nothing(tmp_path, monkeypatch):
         (["--backend", "spark"], "--backend 'spark' is not allowed; allowed: local, ray"),
         (["--workers", "0"], "--workers 0 is not allowed; allowed: an integer >= 1"),
         (["--games", "0"], "--games 0 is not allowed"),
-        (["--num-players", "9"], "num_players"),
+        (["--num-players", "9"], "--num-players 9 is not allowed"),
         (["--agents", "random,nonsense"], "nonsense"),
         (
             ["--backend", "ray", "--ray-address", "127.0.0.1:1"],

@@ -512,7 +512,7 @@ def test_final_learning_rate_fraction_outside_0_to_1_is_refused():
         ),
         (["bench", "--seconds", "0"], "--seconds 0.0 is not allowed; allowed: a number > 0"),
         (["bench", "--repeats", "0"], "--repeats 0 is not allowed; allowed: an integer >= 1"),
-        (["play", "factors_multiples", "--seed", "-1"], "seed=-1 is not allowed"),
+        (["play", "factors_multiples", "--seed", "-1"], "--seed -1 is not allowed"),
         (["play", "factors_multiples", "--vs", "ppo:README.md"], "is not a readable saved"),
         (
             ["eval", *ON_A_GAME, "--agents", "heuristic,ppo:README.md", "--games", "2"],

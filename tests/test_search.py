@@ -102,7 +102,10 @@ def test_plain_spec_uses_the_games_defaults():
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("speed=3", "ismcts option 'speed=3' is unknown; write name=value with name one of"),
+        (
+            "speed=3",
+            "ismcts option 'speed=3' is unknown; did you mean 'seed=3'? write name=value",
+        ),
         ("iterations", "ismcts option 'iterations' is unknown"),
         ("iterations=0,seconds=0", "ismcts needs a budget"),
         ("iterations=-5", "ismcts option iterations=-5 is out of range: >= 0"),

@@ -289,7 +289,10 @@ def test_watch_and_replay_write_the_html_viewer(tmp_path, capsys):
             ["watch", "wasabi", "--agents", "random,random", "--pace", "inf"],
             "--pace inf is not allowed",
         ),
-        (["watch", "wasabi", "--agents", "random,random", "--seed", "-4"], "seed=-4"),
+        (
+            ["watch", "wasabi", "--agents", "random,random", "--seed", "-4"],
+            "--seed -4 is not allowed",
+        ),
         (
             ["watch", "wasabi", "--agents", "random,random", "--out", "game.png"],
             "--out game.png: unknown kind of file; allowed: .html (an HTML replay viewer); "

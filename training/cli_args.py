@@ -13,10 +13,11 @@ import ast
 import dataclasses
 import inspect
 import math
+import re
 import sys
 import textwrap
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from boardgame_envs.core.rules import InvalidConfigError, is_integer
@@ -83,6 +84,35 @@ def flag_of(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+#: ``name=value`` in a message (a keyword of the library, as its Python API names it).
+_KEYWORD_VALUE = re.compile(r"(?<![\w.(-])([a-z][a-z0-9_]*)=('[^']*'|\"[^\"]*\"|[^\s;,()]+)")
+
+
+def as_typed(
+    message: str, argv: Sequence[str], flags: dict[str, Sequence[str]] | None = None
+) -> str:
+    """``message`` with each ``name=value`` that a flag of ``argv`` gave written as it was
+    typed: ``seed=-5`` -> ``--seed -5`` (the library's errors name its keywords; a command
+    line's should name its flags). ``flags`` maps a keyword to the flags that set it where
+    they are not ``--`` + the name (play's ``num_players``: ``--players``); a keyword no
+    flag gave, or gave another value, is left as it is."""
+    typed: dict[str, str] = {}
+    for i, word in enumerate(argv):
+        if word.startswith("--"):
+            flag, eq, value = word.partition("=")
+            if eq or i + 1 < len(argv):
+                typed[flag] = value if eq else argv[i + 1]
+
+    def flag_as_typed(match: re.Match) -> str:
+        name, shown = match.group(1), match.group(2)
+        for flag in (flags or {}).get(name, (flag_of(name),)):
+            if flag in typed and shown.strip("'\"") == typed[flag]:
+                return f"{flag} {typed[flag]}"
+        return match.group(0)
+
+    return _KEYWORD_VALUE.sub(flag_as_typed, message)
+
+
 def parse_int_list(name: str, text: str, low: int = 1, example: str = "2,4") -> list[int]:
     """``"2,4"`` -> [2, 4]; ``InvalidConfigError`` naming the flag for anything else."""
     parts = [p.strip() for p in str(text).split(",") if p.strip()]
@@ -142,8 +172,17 @@ def args_from_namespace(cls: type[T], namespace: argparse.Namespace) -> T:
     return cls(**values)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose errors are one line on stderr (``boardgame-envs eval: argument
+    --seed: invalid int value: '1.5' (see boardgame-envs eval --help)``), like the
+    commands' own, with exit code 2 (its subcommands' parsers are of this class too)."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def parse_args(cls: type[T], argv: list[str] | None = None, prog: str | None = None) -> T:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=prog,
         description=(cls.__module__ and (inspect.getmodule(cls).__doc__ or "").split("\n")[0]),
     )
@@ -152,7 +191,8 @@ def parse_args(cls: type[T], argv: list[str] | None = None, prog: str | None = N
     try:
         return args_from_namespace(cls, namespace)
     except InvalidConfigError as error:  # a command-line mistake: one line, exit code 2
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        typed = as_typed(str(error), sys.argv[1:] if argv is None else argv)
+        print(f"{parser.prog}: error: {typed}", file=sys.stderr)
         raise SystemExit(2) from None
 
 

@@ -33,7 +33,10 @@ ends the game with -1 for the offender, bounds check, call-order enforcement).
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -82,6 +85,7 @@ class TurnBasedEnv(AECEnv):
         super().__init__()
         self.rules = rules
         self.num_players = rules.check_num_players(num_players)
+        check_keywords(rules, options, keyword_names(TurnBasedEnv.__init__), rules.name)
         self.options = options
         self.config = rules.make_config(options)  # fails early on a bad option
         self.metadata = {
@@ -157,7 +161,12 @@ class TurnBasedEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seeder = np.random.default_rng(seed)
+            try:
+                self._seeder = np.random.default_rng(seed)
+            except (TypeError, ValueError):  # numpy's words ("SeedSequence expects ...")
+                raise InvalidConfigError(
+                    f"reset(seed={seed!r}) is not allowed; allowed: None or an int >= 0"
+                ) from None
         game_seed = int(self._seeder.integers(2**63))
         self.state = self.rules.new_state(self.num_players, game_seed, **self.options)
         self.agents = list(self.possible_agents)
@@ -265,6 +274,46 @@ class TurnBasedEnv(AECEnv):
         if self.state.is_terminal():
             rewards = [r + o for r, o in zip(rewards, self.state.returns())]
         return dict(zip(self.possible_agents, map(float, rewards)))
+
+
+#: What an unknown ``seed`` keyword is told: envs are seeded at reset.
+SEED_NOTE = {"seed": "seed an env with reset(seed=...)"}
+
+
+def keyword_names(*functions: Callable[..., Any]) -> list[str]:
+    """The keyword arguments of ``functions`` (a factory, then the constructors it passes
+    its other keywords on to), each once and in order; not ``self``, ``rules`` or ``game``."""
+    names: list[str] = []
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    for function in functions:
+        for parameter in inspect.signature(function).parameters.values():
+            name = parameter.name
+            if parameter.kind in kinds and name not in ("self", "rules", "game", *names):
+                names.append(name)
+    return names
+
+
+def check_keywords(
+    rules: Rules,
+    options: dict[str, Any],
+    keywords: Sequence[str],
+    where: str,
+    notes: dict[str, str] | None = None,
+) -> None:
+    """InvalidConfigError for a name in ``options`` that is neither one of ``keywords``
+    (the caller's own and those it passes on) nor an option of the game: one line with
+    the nearest name, both lists, and the ``notes`` for a name (``{"seed": ...}``)."""
+    unknown = [name for name in options if name not in keywords and name not in rules.options]
+    if not unknown:
+        return
+    note = (notes or {}).get(unknown[0])
+    near = difflib.get_close_matches(unknown[0], [*keywords, *rules.options], n=1)
+    said = f" ({note});" if note else (f"; did you mean {near[0]!r}?" if near else ";")
+    raise InvalidConfigError(
+        f"{where}: unknown option {', '.join(map(repr, unknown))}{said} allowed: "
+        f"{', '.join(keywords)}, and {rules.name}'s options: "
+        f"{', '.join(sorted(rules.options)) or 'none'}"
+    )
 
 
 def check_flag(name: str, value: Any) -> bool:

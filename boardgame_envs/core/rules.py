@@ -99,6 +99,11 @@ def as_action(action: Any, action_size: int) -> int:
     )
 
 
+def players_allowed(low: int, high: int) -> str:
+    """What a player count may be, for messages: "exactly 2" or "2 to 4"."""
+    return f"exactly {low}" if low == high else f"{low} to {high}"
+
+
 def check_seed(seed: Any) -> int | None:
     """A game seed: None (fresh entropy) or an integer >= 0, else InvalidConfigError."""
     if seed is None:
@@ -212,7 +217,17 @@ class Rules(abc.ABC):
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise InvalidStateError(f"not a JSON snapshot: {error}") from error
-        return self.from_dict(data)
+        try:
+            return self.from_dict(data)
+        except InvalidStateError as error:
+            # another game's snapshot: say whose (its "game" field) rather than list fields
+            game = data.get("game") if isinstance(data, dict) else None
+            if isinstance(game, str) and game != self.name:
+                raise InvalidStateError(
+                    f'not a {self.name} snapshot: game {game!r} (the snapshot\'s "game" '
+                    f"field) is another game; load it with make_rules({game!r}).from_json(...)"
+                ) from error
+            raise
 
     def new_state(self, num_players: int, seed: int | None = None, **options: Any) -> State:
         """A new game for ``num_players`` seats; ``seed`` fixes every random event."""
@@ -223,7 +238,7 @@ class Rules(abc.ABC):
         if not is_integer(num_players) or not self.min_players <= num_players <= self.max_players:
             raise InvalidConfigError(
                 f"{self.name}: num_players={num_players!r} is not allowed; "
-                f"allowed: {self.min_players} to {self.max_players}"
+                f"allowed: {players_allowed(self.min_players, self.max_players)}"
             )
         return int(num_players)
 

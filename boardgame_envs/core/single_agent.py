@@ -38,13 +38,21 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from boardgame_envs.core.env import TurnBasedEnv, agent_name, check_flag, split_planes
+from boardgame_envs.core.env import (
+    TurnBasedEnv,
+    agent_name,
+    check_flag,
+    check_keywords,
+    keyword_names,
+    split_planes,
+)
 from boardgame_envs.core.rules import (
     IllegalActionError,
     InvalidConfigError,
     PlayerView,
     Rules,
     as_action,
+    check_seed,
     is_integer,
 )
 
@@ -77,6 +85,8 @@ class SingleAgentEnv(gymnasium.Env):
             )
         self.illegal_action = illegal_action
         check_flag("observe_mask", observe_mask)
+        keywords = keyword_names(SingleAgentEnv.__init__, TurnBasedEnv.__init__)
+        check_keywords(rules, options, keywords, rules.name)
         self._lost_by_illegal_action = False
         self.game = TurnBasedEnv(
             rules,
@@ -120,6 +130,14 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
     ) -> tuple[np.ndarray | dict[str, np.ndarray], dict]:
+        if seed is not None and not (isinstance(seed, int) and seed >= 0):
+            # the library's words, not Gymnasium's; a numpy integer seeds as its int does
+            try:
+                seed = check_seed(seed)
+            except InvalidConfigError:
+                raise InvalidConfigError(
+                    f"reset(seed={seed!r}) is not allowed; allowed: None or an int >= 0"
+                ) from None
         super().reset(seed=seed)
         rng = self.np_random
         self.game.reset(seed=int(rng.integers(2**63)))

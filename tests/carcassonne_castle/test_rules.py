@@ -408,7 +408,9 @@ def test_max_decisions():
 
 # -- bad input --------------------------------------------------------------------------------
 def test_player_count_and_options():
-    with pytest.raises(InvalidConfigError, match="num_players=3 is not allowed; allowed: 2 to 2"):
+    with pytest.raises(
+        InvalidConfigError, match="num_players=3 is not allowed; allowed: exactly 2"
+    ):
         RULES.new_state(3, seed=0)
     with pytest.raises(InvalidConfigError, match="unknown option 'colour'"):
         RULES.new_state(2, seed=0, colour="red")

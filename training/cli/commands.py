@@ -21,10 +21,19 @@ import importlib
 import sys
 from typing import TextIO
 
-from boardgame_envs.core.rules import InvalidConfigError
-from boardgame_envs.registry import GAMES
+from boardgame_envs.agents.specs import split_agent_specs
+from boardgame_envs.core.rules import InvalidConfigError, players_allowed
+from boardgame_envs.registry import GAMES, game_info
 from boardgame_envs.training.cli.play import play
-from boardgame_envs.training.cli_args import add_dataclass_arguments, args_from_namespace
+from boardgame_envs.training.cli_args import (
+    OneLineParser,
+    add_dataclass_arguments,
+    args_from_namespace,
+    as_typed,
+)
+
+#: play's flags whose names are not the library's keyword's (``num_players``).
+PLAY_FLAGS = {"num_players": ("--players", "--num-players")}
 
 
 def list_games(out: TextIO | None = None) -> None:
@@ -146,7 +155,7 @@ def _train_expert_iteration(argv: list[str]) -> int:
     try:
         expert_iteration.main(args)
     except InvalidConfigError as error:
-        print(f"boardgame-envs train: {error}", file=sys.stderr)
+        print(f"boardgame-envs train: {as_typed(str(error), argv)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\nboardgame-envs train: interrupted", file=sys.stderr)
@@ -173,14 +182,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "list":
             list_games()
         elif args.command == "play":
+            _check_play(args, argv)
             play(args.game, args.vs, args.players, args.seat, args.seed)
         elif args.command in VIEWER_MODULES:
             modules[args.command].run(args)
         else:
             module = modules[args.command]
             module.main(args_from_namespace(module.Args, args))
-    except InvalidConfigError as error:
-        print(f"boardgame-envs {args.command}: {error}", file=sys.stderr)
+    except InvalidConfigError as error:  # the library names keywords; say the flags typed
+        message = as_typed(str(error), argv, PLAY_FLAGS if args.command == "play" else None)
+        print(f"boardgame-envs {args.command}: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: stop without a traceback
         print(f"\nboardgame-envs {args.command}: interrupted", file=sys.stderr)
@@ -190,10 +201,35 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _check_play(args: argparse.Namespace, argv: list[str]) -> None:
+    """What ``play``'s flags may be, each named as typed, before anything is printed."""
+    specs = split_agent_specs(args.vs)
+    if len(specs) > 1:
+        raise InvalidConfigError(
+            f"--vs {args.vs} names {len(specs)} agents; --vs takes one agent spec, played at "
+            "every seat but yours (play cannot seat different agents; watch --agents "
+            f"{','.join(specs)} plays one agent per seat)"
+        )
+    rules = game_info(args.game).rules()
+    if not rules.min_players <= args.players <= rules.max_players:
+        flag = "--num-players" if any(w.startswith("--num-players") for w in argv) else "--players"
+        raise InvalidConfigError(
+            f"{flag} {args.players} is not allowed for {args.game}; allowed: "
+            f"{players_allowed(rules.min_players, rules.max_players)}"
+        )
+    if args.seat not in range(args.players):
+        raise InvalidConfigError(
+            f"--seat {args.seat} is not allowed; allowed: 0 to {args.players - 1} "
+            f"({args.players} players)"
+        )
+    if args.seed is not None and args.seed < 0:
+        raise InvalidConfigError(f"--seed {args.seed} is not allowed; allowed: an integer >= 0")
+
+
 def _parser(chosen: str | None) -> tuple[argparse.ArgumentParser, dict]:
     """The command line's parser, with the options of the ``chosen`` command only, and the
     modules imported for it ({command: module})."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="boardgame-envs",
         description="Modern tabletop games as multi-agent RL environments: "
         "list, play, watch, replay, train, eval, league, leaderboard, bench, demo.",
@@ -214,7 +250,9 @@ def _parser(chosen: str | None) -> tuple[argparse.ArgumentParser, dict]:
         "guided by it), or your own agent: module.path:attr or path/to/file.py:attr "
         "(default: heuristic)",
     )
-    play_parser.add_argument("--players", type=int, default=2, help="players at the table")
+    play_parser.add_argument(
+        "--players", "--num-players", type=int, default=2, help="players at the table"
+    )
     play_parser.add_argument(
         "--seat",
         type=int,
