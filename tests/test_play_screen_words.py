@@ -12,12 +12,13 @@ import types
 
 import pytest
 
+from boardgame_envs.core.text import plural
 from boardgame_envs.registry import game_info
 from boardgame_envs.training import cli
 from boardgame_envs.training.cli.play import play
 from boardgame_envs.training.evaluation.tournament import format_seconds
 from boardgame_envs.training.records.game_records import load_record, replay_states
-from boardgame_envs.training.records.narration import phase_words, plural
+from boardgame_envs.training.records.narration import phase_words
 
 BUILT_IN = ("factors_multiples", "cornucopia", "carcassonne_castle", "tahiti", "wasabi")
 

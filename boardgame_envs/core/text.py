@@ -16,3 +16,8 @@ def legend_lines(legend: Sequence[tuple[str, str]], width: int = 96) -> list[str
             line = "      "
         line += item if line.endswith(":") or line.isspace() else " ·" + item
     return [*lines, line]
+
+
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boardgame_envs.core import image, text
+from boardgame_envs.core.text import plural
 from boardgame_envs.cornucopia.data import (
     BASKET_CAPACITY,
     BID_NUMBERS,
@@ -75,11 +76,6 @@ def _basket(cards: list[int], same_basket: bool) -> str:
     if same_basket:
         letters[0] = "W*"
     return "[" + " ".join(letters) + "]"
-
-
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
-    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boardgame_envs.core import image, text
+from boardgame_envs.core.text import plural
 from boardgame_envs.factors_multiples.data import RANK_NAMES, card_name, rank_of, suit_of
 
 if TYPE_CHECKING:
@@ -54,11 +55,6 @@ LEGEND: tuple[tuple[str, str], ...] = (
 def legend_lines(width: int = 96) -> list[str]:
     """:data:`LEGEND` as text lines under the board."""
     return text.legend_lines(LEGEND, width)
-
-
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
-    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def _cards(cards) -> str:

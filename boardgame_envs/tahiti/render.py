@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boardgame_envs.core import image, text
+from boardgame_envs.core.text import plural
 from boardgame_envs.tahiti.data import (
     DIRECTION_NAMES,
     FAVOURITES,
@@ -189,11 +190,6 @@ def round_counter(state: State) -> str:
     if state.config["max_rounds"] != TahitiRules.options["max_rounds"].default:
         text += f" of at most {state.config['max_rounds']}"
     return text
-
-
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
-    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boardgame_envs.core import image, text
+from boardgame_envs.core.text import plural
 from boardgame_envs.wasabi.data import (
     CARD_NAMES,
     DEFAULT_MAX_TURNS,
@@ -139,11 +140,6 @@ def turn_counter(state: State) -> str:
     if state.config["max_turns"] != DEFAULT_MAX_TURNS:
         text += f" of at most {state.config['max_turns']}"
     return text
-
-
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
-    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def render_text(state: State, seat: int | None = None, legend: bool = True) -> str:

@@ -59,11 +59,6 @@ def phase_words(rules, phase: str) -> str:
     return words.get(phase) or phase.replace("_", " ").lower()
 
 
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """``n`` and the noun in the number it needs: ``1 card``, ``2 cards``, ``0 cards``."""
-    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
-
-
 # -- what a move reads as to each seat -----------------------------------------------------
 def secret_phases(rules) -> frozenset[str]:
     """The phases whose move the game's rules keep from the other seats for good (spec §7),

@@ -25,11 +25,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from boardgame_envs.core.rules import InvalidConfigError, State
+from boardgame_envs.core.text import plural
 from boardgame_envs.registry import GAMES, game_info
 from boardgame_envs.training.records.game_records import load_record, replay_states
 from boardgame_envs.training.records.narration import (
     describe_move,
-    plural,
     round_report,
     rounds_done,
     turn_reporter,
