@@ -354,6 +354,7 @@ def make_vec(
     from boardgame_envs._vec_sb3 import VecGameEnv
 
     _check_vec_keywords(make_vec, game, engine, options)
+    _check_vec_seed("make_vec(seed=", seed)
     batch = make_batch(
         game, num_envs, num_players, opponent, observe_mask, learner_seat, engine, hint, **options
     )
@@ -402,6 +403,13 @@ def _check_vec_keywords(
     check_keywords(make_rules(game, engine), options, keywords, factory.__name__, notes)
 
 
+def _check_vec_seed(call: str, seed: Any) -> None:
+    """InvalidConfigError for a seed that is neither None nor an integer >= 0 (env ``i``
+    gets ``seed + i``), before numpy or Gymnasium refuse it in their own words."""
+    if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
+        raise InvalidConfigError(f"{call}{seed!r}) is not allowed; allowed: None or an int >= 0")
+
+
 class GymnasiumVecEnv(gymnasium.vector.VectorEnv):
     """A batch as a Gymnasium ``VectorEnv``: a finished env is reset in the same step
     (``autoreset_mode`` SAME_STEP), its last observation in ``infos["final_obs"]`` (with
@@ -420,6 +428,7 @@ class GymnasiumVecEnv(gymnasium.vector.VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(batch.action_space, self.num_envs)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple:
+        _check_vec_seed("reset(seed=", seed)
         obs = []
         for i in range(self.num_envs):
             first, _ = self.batch.reset_env(i, None if seed is None else seed + i)

@@ -109,6 +109,16 @@ def test_single_agent_reset_bad_seed_is_the_librarys_error(seed):
         env.reset(seed=seed)
 
 
+@pytest.mark.parametrize("seed", [1.5, -1])
+def test_batch_bad_seed_is_the_librarys_error(seed):
+    with pytest.raises(InvalidConfigError, match=r"^make_vec\(seed=.*\) is not allowed; allowed"):
+        make_vec("wasabi", 2, opponent="random", seed=seed)
+    env = make_gymnasium_vec("wasabi", 2, opponent="random")
+    with pytest.raises(InvalidConfigError, match=r"^reset\(seed=.*\) is not allowed; allowed"):
+        env.reset(seed=seed)
+    env.reset(seed=np.int64(3))
+
+
 def test_new_state_bad_seed_is_the_librarys_error():
     with pytest.raises(
         InvalidConfigError, match="seed=1.5 is not allowed; allowed: None or an int"
