@@ -273,7 +273,7 @@ def test_watch_and_replay_write_the_html_viewer(tmp_path, capsys):
         ),
         (
             ["watch", "carcassonne_castle", "--agents", "random,random,random"],
-            "gives 3 agent(s); carcassonne_castle is played by 2",
+            "gives 3 agent(s); carcassonne_castle is played by exactly 2",
         ),
         (["watch", "wasabi", "--agents", "heuristic,grandmaster"], "unknown agent 'grandmaster'"),
         (["watch", "chess", "--agents", "random,random"], "unknown game 'chess'"),

@@ -41,6 +41,7 @@ from boardgame_envs.core.rules import (
     InvalidConfigError,
     State,
     is_integer,
+    players_allowed,
 )
 from boardgame_envs.registry import GAMES, game_info
 
@@ -162,7 +163,7 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
     if not _is_int(n) or not rules.min_players <= n <= rules.max_players:
         raise fail(
             f"num_players={n!r} is not allowed for {game}; "
-            f"allowed: {rules.min_players} to {rules.max_players}"
+            f"allowed: {players_allowed(rules.min_players, rules.max_players)}"
         )
     if not _is_int(record["seed"]) or record["seed"] < 0:
         raise fail(f"seed={record['seed']!r} is not allowed; allowed: an int >= 0")

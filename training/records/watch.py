@@ -24,7 +24,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from boardgame_envs.agents.specs import make_agent, split_agent_specs
-from boardgame_envs.core.rules import InvalidConfigError, State, check_seed
+from boardgame_envs.core.rules import InvalidConfigError, State, check_seed, players_allowed
 from boardgame_envs.registry import GAMES, game_info
 from boardgame_envs.training.records.game_records import play_recorded_game, save_record
 from boardgame_envs.training.records.replay import (
@@ -57,11 +57,7 @@ def watch(
     rules = game_info(game).rules()
     specs = split_agent_specs(agents) if isinstance(agents, str) else list(agents)
     if not rules.min_players <= len(specs) <= rules.max_players:
-        allowed = (
-            f"{rules.min_players} to {rules.max_players}"
-            if rules.max_players > rules.min_players
-            else str(rules.min_players)
-        )
+        allowed = players_allowed(rules.min_players, rules.max_players)
         raise InvalidConfigError(
             f"--agents {','.join(specs) or repr('')} gives {len(specs)} agent(s); {game} "
             f"is played by {allowed}: give one agent per seat, e.g. --agents heuristic,random"
