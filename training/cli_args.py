@@ -13,11 +13,14 @@ import ast
 import dataclasses
 import inspect
 import math
+import os
 import re
 import sys
+import tempfile
 import textwrap
 import typing
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from boardgame_envs.core.rules import InvalidConfigError, is_integer
@@ -78,6 +81,59 @@ def check_game(args: Any) -> None:
         raise InvalidConfigError(
             f"--game is required; allowed: {', '.join(GAMES)} (boardgame-envs list)"
         )
+
+
+def check_output_file(flag: str, path: str | os.PathLike, suffixes: Sequence[str] = ()) -> Path:
+    """``path`` if a command can write the file there (before any game is played): one of
+    ``suffixes`` (any where empty), not a folder, a writable file where it exists, else a
+    name that can be created (its nearest existing folder writable). ``InvalidConfigError``
+    naming ``flag`` otherwise; nothing is left on disk."""
+    path = Path(path)
+    example = f"e.g. out{suffixes[0]}" if suffixes else "e.g. out.json"
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise InvalidConfigError(
+            f"{flag} {path} is not allowed; allowed: a file name ending in {', '.join(suffixes)}"
+        )
+    if path.is_dir():
+        raise InvalidConfigError(f"{flag} {path} is a folder; give a file name, {example}")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            raise InvalidConfigError(f"{flag} {path} cannot be written (no permission)")
+        return path
+    _check_creatable(flag, path.parent, shown=path)
+    return path
+
+
+def check_output_folder(flag: str, path: str | os.PathLike) -> Path:
+    """``path`` if a command can write files into it (before any game is played): an
+    existing folder it can write in, or a folder that can be created. ``InvalidConfigError``
+    naming ``flag`` otherwise; nothing is left on disk."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise InvalidConfigError(f"{flag} {path} is a file; give a folder (it is made if needed)")
+    _check_creatable(flag, path)
+    return path
+
+
+def _check_creatable(flag: str, folder: Path, shown: Path | None = None) -> None:
+    """``InvalidConfigError`` naming ``flag`` unless ``folder`` exists and is writable or can
+    be made: its nearest existing ancestor must be a folder in which one can be made (tried
+    with a temporary folder, removed at once)."""
+    shown = folder if shown is None else shown
+    ancestor = Path(os.path.abspath(folder))
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise InvalidConfigError(
+            f"{flag} {shown} cannot be made: {ancestor} is a file, not a folder"
+        )
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".boardgame-envs-check-", dir=ancestor))
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InvalidConfigError(
+            f"{flag} {shown} cannot be written: {reason.lower()} in {ancestor}"
+        ) from None
 
 
 def flag_of(name: str) -> str:

@@ -145,13 +145,21 @@ def _exit_arguments(argv: list[str]) -> list[str] | None:
 
 def _train_expert_iteration(argv: list[str]) -> int:
     """``boardgame-envs train --algo exit ...``: expert iteration's own options."""
-    from boardgame_envs.training.cli_args import parse_args
-
     try:
         from boardgame_envs.training.exit import train as expert_iteration
     except ModuleNotFoundError as error:
         return _missing_extra(error, "train")
-    args = parse_args(expert_iteration.Args, argv, prog="boardgame-envs train --algo exit")
+    parser = OneLineParser(
+        prog="boardgame-envs train --algo exit",
+        description=(expert_iteration.__doc__ or "").split("\n")[0],
+    )
+    add_dataclass_arguments(parser, expert_iteration.Args)
+    namespace = parser.parse_args(argv)
+    try:  # the arguments' checks: one line naming the command as the others do, exit code 2
+        args = args_from_namespace(expert_iteration.Args, namespace)
+    except InvalidConfigError as error:
+        print(f"boardgame-envs train: {as_typed(str(error), argv)}", file=sys.stderr)
+        raise SystemExit(2) from None
     try:
         expert_iteration.main(args)
     except InvalidConfigError as error:

@@ -26,8 +26,15 @@ import numpy as np
 
 from boardgame_envs.agents.settings import game_settings, has_heuristic, reference_agent
 from boardgame_envs.core.native import native_games, native_module
+from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, game_info, raw_env
-from boardgame_envs.training.cli_args import POSITIVE, at_least, check_fields, parse_args
+from boardgame_envs.training.cli_args import (
+    POSITIVE,
+    at_least,
+    check_fields,
+    check_output_file,
+    parse_args,
+)
 
 CLOCK_EVERY = 200  # steps between clock reads: reading the CPU clock is slow on some VMs
 IN_PLAY_GAMES = 10  # heuristic games of each in-play measurement
@@ -62,7 +69,11 @@ class Args:
             },
         )
         if self.engines not in ("all", "python", "native"):
-            raise SystemExit(f"--engines {self.engines!r}: allowed: all, python, native")
+            raise InvalidConfigError(
+                f"--engines {self.engines!r} is not allowed; allowed: all, python, native"
+            )
+        if self.out:
+            check_output_file("--out", self.out)
 
 
 def random_play_aec(env, seconds: float, seed: int) -> float:

@@ -33,7 +33,13 @@ import numpy as np
 from boardgame_envs.agents.settings import has_heuristic
 from boardgame_envs.agents.specs import split_agent_specs
 from boardgame_envs.registry import make_rules
-from boardgame_envs.training.cli_args import check_fields, check_game, parse_args, parse_int_list
+from boardgame_envs.training.cli_args import (
+    check_fields,
+    check_game,
+    check_output_folder,
+    parse_args,
+    parse_int_list,
+)
 from boardgame_envs.training.evaluation.tournament import (
     TOURNAMENT_ALLOWED,
     KeptPairings,
@@ -122,6 +128,10 @@ class Args:
         check_game(self)
         check_fields(self, TOURNAMENT_ALLOWED)
         parse_int_list("num_players", self.num_players)
+        if self.game is not None:
+            check_output_folder("--out", self.out or f"league/{self.game}")
+        if self.save_games:
+            check_output_folder("--save-games", self.save_games)
 
 
 def run_league(args: Args, kept: KeptPairings | None = None) -> Tournament:

@@ -46,6 +46,7 @@ from boardgame_envs.training.cli_args import (
     at_least,
     check_fields,
     check_game,
+    check_output_folder,
     one_of,
     parse_args,
     parse_int_list,
@@ -96,6 +97,10 @@ class Args:
         check_game(self)
         check_fields(self, TOURNAMENT_ALLOWED)
         parse_int_list("num_players", self.num_players)
+        if self.out:
+            check_output_folder("--out", self.out)
+        if self.save_games:
+            check_output_folder("--save-games", self.save_games)
 
 
 #: What the tournament options accept (shared with ``boardgame_envs.training.evaluation.league``).

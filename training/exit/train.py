@@ -118,6 +118,7 @@ from boardgame_envs.training.cli_args import (
     at_least,
     check_fields,
     check_game,
+    check_output_folder,
     one_of,
     parse_args,
 )
@@ -266,6 +267,8 @@ class Args:
     def __post_init__(self) -> None:
         check_game(self)
         check_fields(self, ARGS_ALLOWED)
+        if not self.resume:
+            check_output_folder("--out-dir", self.out_dir)
         if self.ray_address and self.backend != "ray":
             raise InvalidConfigError(
                 f"--ray-address {self.ray_address!r} is not allowed with --backend "
@@ -324,13 +327,13 @@ def main(args: Args) -> Path:
     if args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)
     device = resolve_device(args.device)
-    print(f"expert iteration on {args.game}, learning on {describe_device(device)}")
     torch.manual_seed(args.seed)
     net = initial_network(args)
     args = dataclasses.replace(args, hint=net.hint)  # --init's network decides
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     # Everything that can refuse the arguments runs before the run directory is made.
     check_agents(args, net_bytes(net))
+    print(f"expert iteration on {args.game}, learning on {describe_device(device)}")
     run, window = RunState(), ReplayWindow(args.window)
     run_dir = _run_dir(args)
     checkpoint = load_iteration(run_dir, net, optimizer, args.window) if args.resume else None

@@ -67,6 +67,7 @@ from boardgame_envs.training.cli_args import (
     at_least,
     check_fields,
     check_game,
+    check_output_folder,
     parse_args,
     parse_int_list,
 )
@@ -212,6 +213,7 @@ class Args:
         check_game(self)
         if self.game is None:  # --resume: main reads the run's arguments, checked then
             return
+        check_output_folder("--out-dir", self.out_dir)
         defaults = recipe(self.game)
         for name in ("opponent", "reward", "imitate", "imitation_games", "hint", "eval_every"):
             if getattr(self, name) is None:
@@ -354,7 +356,6 @@ def main(args: Args) -> Path:
     if args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)
     device = resolve_device(args.device)
-    print(f"training {args.game} on {describe_device(device)} (--device {args.device})")
     # Everything that can refuse the arguments (game options, opponents, models to load,
     # Ray and its address) runs before the run directory is made: a failed start leaves
     # nothing behind.
@@ -365,6 +366,7 @@ def main(args: Args) -> Path:
         else None
     )
     env = make_vec_env(args, pool)
+    print(f"training {args.game} on {describe_device(device)} (--device {args.device})")
     try:
         _train(args, run_dir, pool, env, device)
     finally:  # also on Ctrl-C and errors: the workers' envs are closed, the workers end

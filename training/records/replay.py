@@ -27,6 +27,7 @@ import numpy as np
 from boardgame_envs.core.rules import InvalidConfigError, State
 from boardgame_envs.core.text import plural
 from boardgame_envs.registry import GAMES, game_info
+from boardgame_envs.training.cli_args import check_output_file
 from boardgame_envs.training.records.game_records import load_record, replay_states
 from boardgame_envs.training.records.narration import (
     describe_move,
@@ -171,7 +172,7 @@ def check_output_path(path: str | Path, game: str) -> Path:
         raise InvalidConfigError(f"--out {path}: unknown kind of file; allowed: {allowed}")
     if kind == ".gif":
         picture_function(game)
-    return path
+    return check_output_file("--out", path, tuple(OUTPUT_KINDS))
 
 
 def write_replay_file(

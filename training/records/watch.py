@@ -26,6 +26,7 @@ import numpy as np
 from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.core.rules import InvalidConfigError, State, check_seed, players_allowed
 from boardgame_envs.registry import GAMES, game_info
+from boardgame_envs.training.cli_args import check_output_file
 from boardgame_envs.training.records.game_records import play_recorded_game, save_record
 from boardgame_envs.training.records.replay import (
     Narrator,
@@ -67,6 +68,8 @@ def watch(
     pace = check_pace(pace)
     if out_path is not None:
         check_output_path(out_path, game)
+    if save is not None:
+        check_output_file("--save", save)
     if seed is None:
         seed = int(np.random.default_rng().integers(2**31))
     players = [make_agent(spec, game) for spec in specs]
