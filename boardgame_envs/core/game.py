@@ -41,11 +41,11 @@ class GameInfo:
     """One game of the collection. Its modules are imported on first use."""
 
     id: str
-    """snake_case, as in PettingZoo ids: ``"factors_multiples"``"""
+    """snake_case, as in PettingZoo ids: ``"goofspiel"``"""
     title: str
-    """the game's name for people: ``"Factors and Multiples"``"""
+    """the game's name for people: ``"Goofspiel"``"""
     gym_name: str
-    """CamelCase, as in Gymnasium ids: ``"FactorsMultiples"``"""
+    """CamelCase, as in Gymnasium ids: ``"Goofspiel"``"""
     rules_class: str
     """``"module:Class"`` of the Python engine's :class:`~boardgame_envs.core.rules.Rules`"""
     native_rules_class: str = ""

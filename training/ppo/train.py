@@ -29,7 +29,7 @@ that one cannot be read, the one before it), towards the run's saved ``timesteps
 a kill never leaves half a checkpoint; the run directory is only created once the arguments
 have been checked and training starts.
 
-    python -m boardgame_envs.training.ppo.train --game factors_multiples --timesteps 300000
+    python -m boardgame_envs.training.ppo.train --game <game> --timesteps 300000
 
 This file reads top to bottom: the arguments (``Args``), then the loop (``main``,
 ``_train``). The rest, one concern a module:
@@ -101,7 +101,7 @@ class Args:
     """players at the table (the learner takes one seat, drawn at random each episode)"""
     opponent: str | None = None
     """opponents: random, heuristic, self-play, ppo:<model> (a path or a shipped policy's
-    name such as ppo:wasabi), ismcts[:options], your own agent (module.path:attr or
+    name such as ppo:<game>), ismcts[:options], your own agent (module.path:attr or
     path/to/file.py:attr), or a weighted mix such as "self-play=0.6,heuristic=0.2,random=0.2"
     or "my_agents.py:FirstLegal=0.5,heuristic=0.5" (None: the game's recipe)"""
     timesteps: int | None = None
@@ -166,7 +166,7 @@ class Args:
     """the hint's starting weight in the logits (learned from there)"""
     init: str = ""
     """start from this saved policy's weights (a model .zip, a run directory or a shipped
-    policy's name such as factors_multiples; same game and network), e.g. to fine-tune a
+    policy's name such as <game>; same game and network), e.g. to fine-tune a
     2-player policy at 3 players; in place of --imitate"""
     eval_every: int | None = None
     """timesteps between evaluations against random and heuristic (0: only at the end;
