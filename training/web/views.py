@@ -1,0 +1,271 @@
+"""What one seat's page shows: that seat's view of its table, and nothing else.
+
+:func:`seat_view` is the whole answer to a seat's page: the picture of the table drawn for
+the seat (the game's ``render_rgb``, as the replay viewer draws it), its text board
+(``render_text(state, seat)``), the scores as the seat knows them, the moves so far as the
+seat saw them (:func:`boardgame_envs.training.records.narration.describe_move`: another
+seat's hidden move reads as hidden), whose turn it is, and, when the seat is to move, its
+legal moves with their descriptions and where on the picture to click for them. It never
+holds the state, another seat's hand, the deal seed or the generator (the seed and the
+record come only when the game is over).
+
+Where to click (:func:`click_targets`) is found from the pictures alone, for any game with
+a picture: each legal move is applied to a copy of the position, the picture drawn again,
+and the places where it changed (less those that every move changes, such as a turn
+counter) are that move's places. A place that several moves change alike (a Carcassonne
+cell, where a tile can lie in four rotations) offers those moves to choose from. So a move
+is found by clicking the Carcassonne cell, the Tahiti hex or the Wasabi! cell it changes,
+and the server adds no rule of its own. The copy is a position drawn from what the seat
+knows (the game's determinizer, with a fixed seed), so the places depend on the seat's
+view only, never on a card it has not seen.
+"""
+
+from __future__ import annotations
+
+import base64
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs.core import image
+from boardgame_envs.core.rules import State
+from boardgame_envs.training.web.tables import Table
+
+#: A place to click is made at least this many pixels wide and high (small marks, such as a
+#: canoe or a follower, are hard to hit otherwise).
+MIN_TARGET = 24
+#: Changed pixels closer than this are one place.
+TARGET_GAP = 3
+
+
+def seat_view(table: Table, seat: int) -> dict[str, Any]:
+    """Everything ``seat``'s page shows now, as a JSON-ready dict (see the module)."""
+    return table.cached(("view", seat), lambda: _seat_view(table, seat))
+
+
+def _seat_view(table: Table, seat: int) -> dict[str, Any]:
+    with table.lock:
+        state = python_state(table.state)
+        version, moves = table.version, len(table.actions)
+        thinking, agent_error = table.thinking, table.agent_error
+        log = list(table.log)
+    renderer = state.rules.renderer
+    draw = picture_function(renderer)
+    finished = state.is_terminal()
+    to_move = None if finished else int(state.current_player)
+    players = [_player_label(table, s, seat) for s in range(table.num_players)]
+    view: dict[str, Any] = {
+        "table": table.id,
+        "seat": seat,
+        "game": table.game,
+        "title": table.info.title,
+        "numPlayers": table.num_players,
+        "players": players,
+        "version": version,
+        "move": moves,
+        "toMove": to_move,
+        "thinking": thinking,
+        "agentError": agent_error,
+        "finished": finished,
+        "scores": score_texts(renderer, state, seat),
+        "text": state.render_text(seat, legend=False),
+        "legend": list(renderer.legend_lines()),
+        "log": _log_lines(log, seat, players),
+        "legal": [],
+        "targets": [],
+        "picture": None,
+        "pictureSize": None,
+    }
+    if draw is not None:
+        picture = draw(state, seat)
+        png = image.png_bytes(picture, palette=True, level=6)
+        view["picture"] = base64.b64encode(png).decode("ascii")
+        view["pictureSize"] = [int(picture.shape[1]), int(picture.shape[0])]
+    if to_move == seat and thinking is None:
+        legal = state.legal_actions()
+        view["legal"] = [{"action": int(a), "text": state.describe_action(a)} for a in legal]
+        if draw is not None:
+            view["targets"] = click_targets(state, seat, draw)
+    if finished:
+        winners = [int(w) for w in state.winners()]
+        view["winners"] = winners
+        view["result"] = result_line(state, players)
+        view["seed"] = table.seed
+    return view
+
+
+def python_state(state: State) -> State:
+    """``state`` on the Python engine (the renderers draw the reference engine's states): a
+    copy through the snapshot format that both engines share."""
+    if state.rules.engine == "python":
+        return state.clone()
+    from boardgame_envs.registry import game_info
+
+    rules = game_info(state.rules.name).rules("python")
+    return rules.from_json(state.to_json())
+
+
+def picture_function(renderer: Any) -> Callable[[State, int], np.ndarray] | None:
+    """``draw(state, seat)``: the game's picture as ``seat`` may see it (the renderer's
+    ``render_rgb``; one that takes no seat shows public facts only); None for a game with
+    no picture."""
+    render_rgb = getattr(renderer, "render_rgb", None)
+    if render_rgb is None:
+        return None
+    if "seat" in inspect.signature(render_rgb).parameters:
+        return lambda state, seat: render_rgb(state, seat)
+    return lambda state, seat: render_rgb(state)
+
+
+def score_texts(renderer: Any, state: State, seat: int) -> list[str]:
+    """Each seat's score as ``seat`` may know it (the renderer's ``score_texts`` where a
+    score can hold a secret, else the scores)."""
+    texts = getattr(renderer, "score_texts", None)
+    if texts is not None:
+        return [str(t) for t in texts(state, seat)]
+    return [f"{score:g}" for score in state.scores()]
+
+
+def result_line(state: State, players: list[str]) -> str:
+    winners = state.winners()
+    if len(winners) == 1:
+        verdict = f"{players[winners[0]]} wins"
+    else:
+        verdict = " and ".join(players[s] for s in winners) + " share the win"
+    scores = ", ".join(f"P{s} {x:g}" for s, x in enumerate(state.scores()))
+    lowest = " (lowest score wins)" if state.rules.lower_score_wins else ""
+    return f"{verdict}: {scores}{lowest}"
+
+
+def _player_label(table: Table, s: int, seat: int) -> str:
+    who = table.seats[s].player
+    return f"P{s} (you)" if s == seat else f"P{s} ({who})"
+
+
+def _log_lines(log: list[dict[str, Any]], seat: int, players: list[str]) -> list[str]:
+    lines = []
+    for entry in log:
+        lines.append(f"{players[entry['seat']]}: {entry['seen'][seat]}")
+        lines.extend(entry["after"][seat])
+    return lines
+
+
+# -- where to click ----------------------------------------------------------------------
+def click_targets(
+    state: State, seat: int, draw: Callable[[State, int], np.ndarray]
+) -> list[dict[str, Any]]:
+    """The places of ``seat``'s picture that stand for its legal moves:
+    ``[{"box": [x, y, width, height], "actions": [...]}, ...]`` (see the module). A place
+    that every legal move changes, or more than half of them (and more than 4), stands for
+    no move in particular and is left out; the list of legal moves has them all."""
+    legal = [int(a) for a in state.legal_actions()]
+    if len(legal) < 2:
+        return []
+    position = _seat_position(state, seat)
+    if sorted(int(a) for a in position.legal_actions()) != sorted(legal):
+        return []
+    before = draw(position, seat)
+    changed: dict[int, np.ndarray] = {}
+    count = np.zeros(before.shape[:2], dtype=np.int32)
+    for action in legal:
+        after_state = position.clone()
+        after_state.apply(action)
+        after = draw(after_state, seat)
+        if after.shape != before.shape:
+            return []
+        differs = before != after
+        mask = differs[..., 0] | differs[..., 1] | differs[..., 2]
+        count += mask
+        changed[action] = mask
+    common = count == len(legal)
+    boxes: dict[tuple[int, int, int, int], set[int]] = {}
+    for action, mask in changed.items():
+        for box in mask_boxes(mask & ~common, TARGET_GAP):
+            boxes.setdefault(box, set()).add(action)
+    limit = max(4, len(legal) // 2)
+    targets = []
+    for box, actions in _merge_overlapping(boxes):
+        if len(actions) == len(legal) or len(actions) > limit:
+            continue
+        box = _at_least(box, MIN_TARGET, before.shape[1], before.shape[0])
+        targets.append({"box": list(box), "actions": sorted(actions)})
+    return targets
+
+
+def _seat_position(state: State, seat: int) -> State:
+    """A position the seat cannot tell from ``state``: drawn by the game's determinizer
+    from the seat's view with a fixed seed (the same view, the same position), or the state
+    itself for a game without one."""
+    try:
+        return state.rules.sample_state(state.view(seat), np.random.default_rng(0))
+    except NotImplementedError:
+        return state.clone()
+
+
+def mask_boxes(mask: np.ndarray, gap: int) -> list[tuple[int, int, int, int]]:
+    """Rectangles ``(x, y, width, height)`` covering the true pixels of ``mask``: rows with
+    any grouped into bands (a new band after ``gap`` empty rows), each band's columns into
+    runs, each rectangle trimmed to its rows."""
+    boxes = []
+    for top, bottom in _runs(np.flatnonzero(mask.any(axis=1)), gap):
+        band = mask[top : bottom + 1]
+        for left, right in _runs(np.flatnonzero(band.any(axis=0)), gap):
+            rows = np.flatnonzero(band[:, left : right + 1].any(axis=1))
+            y0, y1 = top + int(rows[0]), top + int(rows[-1])
+            boxes.append((int(left), y0, int(right - left + 1), y1 - y0 + 1))
+    return boxes
+
+
+def _runs(indices: np.ndarray, gap: int) -> list[tuple[int, int]]:
+    if not indices.size:
+        return []
+    breaks = np.flatnonzero(np.diff(indices) > gap)
+    starts = [indices[0], *indices[breaks + 1]]
+    ends = [*indices[breaks], indices[-1]]
+    return [(int(a), int(b)) for a, b in zip(starts, ends)]
+
+
+def _merge_overlapping(
+    boxes: dict[tuple[int, int, int, int], set[int]],
+) -> list[tuple[tuple[int, int, int, int], set[int]]]:
+    """Boxes that overlap as one box, the bounding box, with all their moves."""
+    groups = [(box, set(actions)) for box, actions in boxes.items()]
+    merged = True
+    while merged:
+        merged = False
+        out: list[tuple[tuple[int, int, int, int], set[int]]] = []
+        for box, actions in groups:
+            for i, (other, other_actions) in enumerate(out):
+                if _touch(box, other):
+                    out[i] = (_union(box, other), other_actions | actions)
+                    merged = True
+                    break
+            else:
+                out.append((box, actions))
+        groups = out
+    return groups
+
+
+def _touch(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
+
+
+def _union(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    x0, y0 = min(a[0], b[0]), min(a[1], b[1])
+    x1, y1 = max(a[0] + a[2], b[0] + b[2]), max(a[1] + a[3], b[1] + b[3])
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def _at_least(
+    box: tuple[int, int, int, int], size: int, width: int, height: int
+) -> tuple[int, int, int, int]:
+    x, y, w, h = box
+    if w < size:
+        x, w = max(0, x - (size - w) // 2), size
+    if h < size:
+        y, h = max(0, y - (size - h) // 2), size
+    return (x, y, min(w, width - x), min(h, height - y))
