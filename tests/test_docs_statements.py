@@ -179,6 +179,58 @@ def test_the_rules_in_brief_have_no_sentence_longer_than_four_lines(page):
     text = page.read_text(encoding="utf-8")
     section = text[text.index("## The rules in brief") :]
     section = re.sub(r"```.*?```", "", section[: section.index("\n## ", 5)], flags=re.DOTALL)
+    # A table row is not a sentence: rules tables (score tables, card lists) are skipped.
+    section = "\n".join(line for line in section.splitlines() if not line.startswith("|"))
     for item in re.split(r"\n\s*(?:[*-]|\d+\.) ", section):
         for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z*`(0-9])", " ".join(item.split())):
             assert len(sentence) <= LONGEST_SENTENCE, f"{page.name}: {sentence}"
+
+
+# -- the rules stated on the game pages -------------------------------------------------------
+
+
+def _page(game: str) -> str:
+    return (DOCS / "games" / f"{game}.md").read_text(encoding="utf-8")
+
+
+def _table(text: str, header_start: str) -> list[list[str]]:
+    """The body rows of the Markdown table whose header row starts with ``header_start``,
+    each as a list of stripped cells."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header_start))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def test_factors_multiples_follow_table_is_the_code_s():
+    """The table of normal cards that may be played on each value is ``follows``."""
+    from boardgame_envs.factors_multiples.data import NORMAL_RANKS, RANK_NAMES, follows
+
+    rows = _table(_page("factors_multiples"), "| current value | normal cards")
+    assert [row[0] for row in rows] == ["`*`"] + [str(v) for v in range(2, 13)]
+    for value_text, cards_text in rows:
+        value = None if value_text == "`*`" else int(value_text)
+        expected = [RANK_NAMES[r] for r in NORMAL_RANKS if follows(r, value)]
+        assert cards_text.split(", ") == (expected or ["none"]), value_text
+
+
+def test_factors_multiples_setup_table_is_the_code_s():
+    """Cards dealt, left over, in the pile after setup and the going-out score, per count."""
+    import boardgame_envs
+    from boardgame_envs.factors_multiples.data import HAND_LIMIT, NUM_CARDS
+    from boardgame_envs.factors_multiples.rules import going_out_score
+
+    rows = _table(_page("factors_multiples"), "| players | draw pile dealt")
+    assert [int(row[0]) for row in rows] == [2, 3, 4, 5]
+    for row in rows:
+        n = int(row[0])
+        dealt, left, after, out = (int(cell.replace("−", "-")) for cell in row[1:])
+        assert (dealt, left) == (NUM_CARDS // n, NUM_CARDS % n), n
+        assert after == dealt - HAND_LIMIT and out == going_out_score(n), n
+    state = boardgame_envs.make_rules("factors_multiples").new_state(3, seed=0)
+    assert [len(pile) for pile in state.piles] == [14, 14, 14]
+    assert [len(hand) for hand in state.hands] == [HAND_LIMIT] * 3
