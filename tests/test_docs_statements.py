@@ -234,3 +234,43 @@ def test_factors_multiples_setup_table_is_the_code_s():
     state = boardgame_envs.make_rules("factors_multiples").new_state(3, seed=0)
     assert [len(pile) for pile in state.piles] == [14, 14, 14]
     assert [len(hand) for hand in state.hands] == [HAND_LIMIT] * 3
+
+
+def test_cornucopia_combination_tables_are_the_code_s():
+    """The combination table and the examples of the best grouping are the scoring's."""
+    from boardgame_envs.cornucopia.data import RUN_POINTS, SET_POINTS
+    from boardgame_envs.cornucopia.rules import combination_points
+
+    text = _page("cornucopia")
+    rows = _table(text, "| combination | cards | points |")
+    sizes = {"pair": 2, "three of a kind": 3, "four of a kind": 4}
+    stated_sets = {sizes[name]: int(points) for name, _, points in rows if name in sizes}
+    stated_runs = {
+        int(name.split()[-1]): int(points) for name, _, points in rows if name.startswith("run")
+    }
+    assert (stated_sets, stated_runs) == (SET_POINTS, RUN_POINTS)
+    examples = _table(text, "| bid cards won | best grouping | points |")
+    assert len(examples) >= 5
+    for cards, _, points in examples:
+        counts = tuple(cards.split().count(str(number)) for number in range(1, 7))
+        assert combination_points(counts) == int(points), cards
+
+
+def test_cornucopia_red_majority_and_setup_are_the_code_s():
+    """6 / 3 / 2 for a sole leader, a sole second and tied seconds; 4 each for tied leaders;
+    nothing without a red chip. Setup: 3 blue and 2 red each, 56 cards left in the deck."""
+    import boardgame_envs
+    from boardgame_envs.cornucopia.data import BID_COPIES, MAX_TURNS, START_CHIPS
+    from boardgame_envs.cornucopia.rules import red_majority_points
+
+    assert red_majority_points([5, 3, 1]) == [6, 3, 0]
+    assert red_majority_points([5, 3, 3, 0]) == [6, 2, 2, 0]
+    assert red_majority_points([4, 4, 2]) == [4, 4, 0]
+    assert red_majority_points([0, 0]) == [0, 0]
+    text = " ".join(_page("cornucopia").split())
+    assert "with 4, 4, 5, 5, 6 and 6 copies" in text and BID_COPIES == (4, 4, 5, 5, 6, 6)
+    assert "takes 3 blue and 2 red chips, and no yellow" in text and START_CHIPS == (0, 3, 2)
+    state = boardgame_envs.make_rules("cornucopia").new_state(4, seed=0)
+    assert len(state.deck) == 56 and "deck holds 56 cards" in text
+    assert [len(b) for b in state.baskets] == [2] * 5
+    assert f"A game lasts at most {MAX_TURNS} turns" in text
