@@ -274,3 +274,68 @@ def test_cornucopia_red_majority_and_setup_are_the_code_s():
     assert len(state.deck) == 56 and "deck holds 56 cards" in text
     assert [len(b) for b in state.baskets] == [2] * 5
     assert f"A game lasts at most {MAX_TURNS} turns" in text
+
+
+def test_carcassonne_castle_map_gates_and_corners_are_the_code_s():
+    """The castle map (cell numbers, gates, wall), the cell each gate touches and what it
+    shows, and the track spaces of the stocked corner towers."""
+    from boardgame_envs.carcassonne_castle.data import (
+        CELL_INDEX,
+        DX,
+        DY,
+        GATES,
+        MAP_GATES,
+        STOCKED_CORNERS,
+    )
+
+    text = _page("carcassonne_castle")
+    block = text[text.index("```\n y\\x") + 4 :]
+    rows = block[: block.index("```")].splitlines()[1:]
+    gate_at = {(x, y): k for k, (x, y, _) in MAP_GATES.items()}
+    for y, row in zip(range(-1, 10), rows, strict=True):
+        cells = row.split()
+        assert int(cells[0]) == y
+        for x, cell in zip(range(-1, 11), cells[1:], strict=True):
+            if (x, y) in CELL_INDEX:
+                assert cell == str(CELL_INDEX[(x, y)]), (x, y)
+            elif (x, y) in gate_at:
+                assert cell == f"G{gate_at[(x, y)]}", (x, y)
+            else:
+                assert cell == "#", (x, y)
+    flat = " ".join(text.split())
+    for gate in GATES:
+        x, y, side = MAP_GATES[int(gate.name[1:])]
+        cell = CELL_INDEX[(x + DX[side], y + DY[side])]
+        assert f"{gate.name} {'touches ' if gate.name == 'G1' else ''}cell {cell}" in flat
+    with_path = [g.name for g in GATES if g.path]
+    assert f"{', '.join(with_path[:-1])} and {with_path[-1]} also have a path" in flat
+    assert [g.name for g in GATES if any(s.markets for s in g.segments)] == ["G2"]
+    spaces = ", ".join(f"{a}–{b}" for a, b in (c.spaces for c in STOCKED_CORNERS))
+    last = spaces.rindex(", ")
+    assert spaces[:last] + " and" + spaces[last + 1 :] in flat
+
+
+def test_carcassonne_castle_counts_and_wall_tiles_are_the_code_s():
+    from boardgame_envs.carcassonne_castle.data import (
+        FOLLOWERS_PER_PLAYER,
+        KEEP_BONUS_TILES,
+        NUM_CASTLE_TILES,
+        NUM_CELLS,
+        NUM_STOCKED,
+        NUM_WALL_TILES,
+        WALL9_POINTS,
+        WALL_NAMES,
+    )
+
+    text = _page("carcassonne_castle")
+    flat = " ".join(text.split())
+    assert (NUM_CELLS, NUM_CASTLE_TILES, NUM_WALL_TILES, NUM_STOCKED) == (76, 60, 18, 13)
+    assert "76 playable cells" in flat and "60 castle tiles" in flat
+    assert "18 wall tiles" in flat and "13 of the 18 wall tiles" in flat
+    assert f"With all 60 tiles placed, {NUM_CELLS - NUM_CASTLE_TILES} cells are empty" in flat
+    assert f"Per player: {FOLLOWERS_PER_PLAYER} **followers**" in flat
+    rows = _table(text, "| kind | name | effect |")
+    assert {int(kind): name.replace("×", "x") for kind, name, _ in rows} == WALL_NAMES
+    effects = {int(kind): effect for kind, _, effect in rows}
+    assert f"counts {KEEP_BONUS_TILES} tiles larger" in effects[8]
+    assert f"{WALL9_POINTS} points" in effects[9]
