@@ -77,7 +77,7 @@ bench: $(NATIVE)
 # Regenerates docs/leaderboard.md (and the README's top rows): hours on 2 cores; finished
 # pairings are kept, so a rerun with the same engines and agents resumes (docs/benchmarking.md).
 leaderboard: $(NATIVE)
-	$(VENV)/bin/boardgame-envs leaderboard --workers 2
+	$(VENV)/bin/boardgame-envs leaderboard --workers 2 --publish
 
 # The documentation site into build/site; --strict fails on a broken link or reference.
 docs: $(DOCS_STAMP)

@@ -16,7 +16,7 @@ method)::
         def act(self, view):
             return int(np.flatnonzero(view.legal_action_mask())[0])
 
-    boardgame-envs eval --game wasabi --agents my_agents.py:FirstLegal,heuristic --workers 2
+    boardgame-envs eval wasabi --agents my_agents.py:FirstLegal,heuristic --workers 2
 
 Agents by name (``heuristic``, ``ismcts:...``, ``my_agents.py:FirstLegal``) are built by
 :func:`boardgame_envs.agents.specs.make_agent`. This module imports no other agent module:

@@ -8,7 +8,7 @@ your own), named by its registration's ``settings_module`` (see
 - the package's ``SETTINGS``, a :class:`GameSettings`: the heuristic, the search's defaults
   and presets, the leaf evaluation, the root's move ranking;
 - its ``recipes`` module, read by the trainers (:mod:`boardgame_envs.training`): what
-  ``train --game <game>`` trains with.
+  ``train <game>`` trains with.
 
 A game without settings (``settings_module=""``) gets :data:`GENERIC`: no heuristic, the
 search's generic defaults, a leaf evaluation from the score track.

@@ -193,8 +193,8 @@ def game_info(game: str) -> GameInfo:
 def engine_info() -> dict[str, Any]:
     """Which engine runs each game, and what the extension is.
 
-    ``{"engines": {game: "native" | "python"}, "native": {"path", "build", "games",
-    "error"}, "requested": the BOARDGAME_ENVS_ENGINE value or None}``.
+    ``{"engines": {game: "native" | "python"}, "native": {"path", "build", "version",
+    "games", "error"}, "requested": the BOARDGAME_ENVS_ENGINE value or None}``.
     """
     return native_engine_info(GAMES)
 

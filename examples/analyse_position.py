@@ -11,7 +11,7 @@ The search runs a fixed number of iterations (``seconds=0``: no time limit), so 
 is the same on every machine.
 
     python examples/analyse_position.py                           # Factors and Multiples
-    python examples/analyse_position.py --game wasabi --moves 30 --save position.json
+    python examples/analyse_position.py wasabi --moves 30 --save position.json
     python examples/analyse_position.py --snapshot position.json  # your own position
     python examples/analyse_position.py --quick                   # a smaller search
 """
@@ -38,9 +38,9 @@ def build_position(game: str, players: int, seed: int, moves: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="factors_multiples", help="boardgame-envs list")
+    parser.add_argument("game", nargs="?", default="factors_multiples", help="boardgame-envs list")
     parser.add_argument("--snapshot", help="a JSON snapshot (state.to_json()) to analyse")
-    parser.add_argument("--players", type=int, default=2, help="seats (when building)")
+    parser.add_argument("--num-players", type=int, default=2, help="seats (when building)")
     parser.add_argument("--seed", type=int, default=3, help="deal of the built position")
     parser.add_argument("--moves", type=int, default=20, help="moves played before it")
     parser.add_argument("--iterations", type=int, default=2000, help="search iterations")
@@ -53,7 +53,7 @@ def main() -> None:
     if args.snapshot:
         state = rules.from_json(Path(args.snapshot).read_text())
     else:
-        state = build_position(args.game, args.players, args.seed, args.moves)
+        state = build_position(args.game, args.num_players, args.seed, args.moves)
     snapshot = state.to_json()  # a full, lossless copy, hidden cards and all
     state = rules.from_json(snapshot)  # validated on the way in
     if args.save:

@@ -7,12 +7,12 @@ games, seats rotated and game g dealt from ``seed + g`` in every pairing. It pri
 table (wins, draws, losses, win share with its 95% interval, mean score, thinking time)
 and the openskill ratings. From a shell, the command line plays such a tournament too:
 
-    boardgame-envs eval --game wasabi --agents examples/my_agent.py:GreedyAgent,heuristic
+    boardgame-envs eval wasabi --agents examples/my_agent.py:GreedyAgent,heuristic
 
 Run it with
 
     python examples/evaluate_my_agent.py                 # Wasabi!, 100 games a pairing
-    python examples/evaluate_my_agent.py --game cornucopia --players 3 --workers 2
+    python examples/evaluate_my_agent.py cornucopia --num-players 3 --workers 2
     python examples/evaluate_my_agent.py --quick         # 2 games a pairing
 """
 
@@ -26,8 +26,8 @@ MY_AGENTS = Path(__file__).resolve().parent / "my_agent.py"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="wasabi", help="game id (see boardgame-envs list)")
-    parser.add_argument("--players", type=int, default=2, help="seats at the table")
+    parser.add_argument("game", nargs="?", default="wasabi", help="the game (boardgame-envs list)")
+    parser.add_argument("--num-players", type=int, default=2, help="seats at the table")
     parser.add_argument("--games", type=int, default=100, help="games per pairing")
     parser.add_argument("--workers", type=int, default=1, help="processes playing games")
     parser.add_argument("--seed", type=int, default=0, help="game g is dealt from seed + g")
@@ -49,7 +49,7 @@ def main() -> None:
         args.game,
         agents,
         games=games,
-        num_players=args.players,
+        num_players=args.num_players,
         seed=args.seed,
         workers=args.workers,
         progress=True,  # a progress bar on stderr
@@ -58,7 +58,7 @@ def main() -> None:
 
     print()
     for opponent in ("random", "heuristic"):
-        result = tournament.result("greedy", opponent, args.players)  # a PairingResult
+        result = tournament.result("greedy", opponent, args.num_players)  # a PairingResult
         low, high = result.ci95
         print(
             f"greedy against {opponent}: win share {result.win_share:.3f} "

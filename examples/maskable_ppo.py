@@ -7,7 +7,7 @@ heuristic inside ``step()``, MaskablePPO reading the legal-action mask through
 ``boardgame_envs.training.evaluation.evaluate``, the function behind ``boardgame-envs eval``. The
 saved model plays in every command, e.g.
 
-    boardgame-envs eval --game factors_multiples --agents ppo:runs/maskable_ppo.zip,heuristic
+    boardgame-envs eval factors_multiples --agents ppo:runs/maskable_ppo.zip,heuristic
 
 Run it with
 
@@ -32,7 +32,7 @@ from boardgame_envs.training.evaluation import evaluate, markdown_table
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="factors_multiples", help="boardgame-envs list")
+    parser.add_argument("game", nargs="?", default="factors_multiples", help="boardgame-envs list")
     parser.add_argument("--steps", type=int, default=100_000, help="learner steps")
     parser.add_argument("--games", type=int, default=200, help="evaluation games a pairing")
     parser.add_argument("--seed", type=int, default=0)

@@ -8,7 +8,7 @@ generator that ``reset(seed)`` reseeds before every game, so seeded games reprod
 
 Every command that takes an agent takes these by file and name, for example::
 
-    boardgame-envs eval --game wasabi --agents examples/my_agent.py:GreedyAgent,heuristic
+    boardgame-envs eval wasabi --agents examples/my_agent.py:GreedyAgent,heuristic
     boardgame-envs play wasabi --vs examples/my_agent.py:GreedyAgent
 
 and so does ``boardgame_envs.training.evaluation.evaluate`` (see ``evaluate_my_agent.py``).

@@ -7,7 +7,7 @@ seat's rewards, and reaching the rules engine behind the env (``env.unwrapped.st
 describe a move in words.
 
     python examples/random_aec_loop.py                 # 200 games of Factors and Multiples
-    python examples/random_aec_loop.py --game wasabi --players 3 --games 50
+    python examples/random_aec_loop.py wasabi --num-players 3 --games 50
     python examples/random_aec_loop.py --quick         # 3 games
 """
 
@@ -42,15 +42,15 @@ def play_one_game(env, seed: int, rng: np.random.Generator, show_moves: int = 0)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="factors_multiples", help="see boardgame-envs list")
-    parser.add_argument("--players", type=int, default=2, help="number of seats")
+    parser.add_argument("game", nargs="?", default="factors_multiples", help="boardgame-envs list")
+    parser.add_argument("--num-players", type=int, default=2, help="number of seats")
     parser.add_argument("--games", type=int, default=200, help="games to play")
     parser.add_argument("--seed", type=int, default=0, help="seed of game 0 (game g: seed + g)")
     parser.add_argument("--quick", action="store_true", help="3 games only")
     args = parser.parse_args()
     games = 3 if args.quick else args.games
 
-    env = boardgame_envs.make(args.game, num_players=args.players)
+    env = boardgame_envs.make(args.game, num_players=args.num_players)
     # The same env by its registered, versioned id (boardgame-envs list prints them all):
     #   pettingzoo.make("aec", "boardgame_envs/factors_multiples-v1", num_players=2)
     env_id = boardgame_envs.game_info(args.game).pettingzoo_id

@@ -8,7 +8,7 @@ difference of two agents' results measures what they do in the ending alone, wit
 noise than whole games: this is how the search's ``late`` option was tuned
 (docs/design-notes.md).
 
-    python scripts/endings.py --game carcassonne_castle --turns-left 16 --games 120
+    python scripts/endings.py carcassonne_castle --turns-left 16 --games 120
         \\ --seed 10000000 --agents "heuristic,ismcts:seconds=0,late=0,ismcts:seconds=0"
 """
 
@@ -57,7 +57,7 @@ class Args:
         if game_settings(self.game).turns_left is None:
             counting = [game for game in GAMES if game_settings(game).turns_left is not None]
             raise InvalidConfigError(
-                f"--game {self.game!r} does not count its turns left; allowed: "
+                f"the game {self.game!r} does not count its turns left; allowed: "
                 f"{', '.join(counting)}"
             )
         make_rules(self.game).check_num_players(self.num_players)

@@ -16,7 +16,7 @@ study measures that signal:
   learned from; it prints how often that network plays the search's labelled move, overall
   and where the label departs from the heuristic.
 
-    python scripts/label_study.py --game tahiti --search "ismcts:seconds=0" --positions 400
+    python scripts/label_study.py tahiti --search "ismcts:seconds=0" --positions 400
     python scripts/label_study.py --run runs/cornucopia__exit__3__...
 """
 
@@ -57,7 +57,9 @@ class Args:
     def __post_init__(self) -> None:
         check_fields(self, {"positions": at_least(1), "share": SHARE, "seed": at_least(0)})
         if not self.game and not self.run:
-            raise InvalidConfigError("give --game (and --search) or --run; allowed: either or both")
+            raise InvalidConfigError(
+                "give the game (and --search) or --run; allowed: either or both"
+            )
 
 
 @dataclass

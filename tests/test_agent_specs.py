@@ -224,10 +224,10 @@ def test_bad_specs_exit_2_with_one_line_in_every_command(
 ):
     spec = spec.format(dir=agent_dir)
     commands = [
-        ["eval", "--game", GAME, "--agents", f"{spec},random", "--games", "1", "--workers", "2"],
-        ["league", "--game", GAME, "--agents", f"random,{spec}", "--games", "1"],
+        ["eval", GAME, "--agents", f"{spec},random", "--games", "1", "--workers", "2"],
+        ["league", GAME, "--agents", f"random,{spec}", "--games", "1"],
         ["play", GAME, "--vs", spec],
-        ["train", "--game", GAME, "--opponent", f"{spec}=0.5,random=0.5", "--timesteps", "64"],
+        ["train", GAME, "--opponent", f"{spec}=0.5,random=0.5", "--timesteps", "64"],
     ]
     for argv in commands:
         assert cli_main([*argv]) == 2, argv
@@ -242,7 +242,7 @@ def test_eval_with_worker_processes_from_another_folder_matches_the_api(
 ):
     spec = f"../{agent_dir.name}/{MODULE}.py:FirstLegal"
     (elsewhere.parent / agent_dir.name).symlink_to(agent_dir)  # relative to this folder
-    argv = ["eval", "--game", GAME, "--agents", f"{spec},heuristic", "--games", "3"]
+    argv = ["eval", GAME, "--agents", f"{spec},heuristic", "--games", "3"]
     assert cli_main([*argv, "--seed", "11", "--workers", "2", "--no-progress"]) == 0
     printed = capsys.readouterr().out
     api = evaluate(GAME, [spec, "heuristic"], games=3, seed=11)
@@ -330,7 +330,7 @@ def test_save_games_writes_a_record_that_replays_for_every_game(agent_dir, tmp_p
 
 def test_league_and_eval_save_games_from_the_command_line(agent_dir, elsewhere, capsys):
     spec = file_spec(agent_dir, "FirstLegal")
-    argv = ["--game", GAME, "--agents", f"{spec},random", "--games", "2", "--no-progress"]
+    argv = [GAME, "--agents", f"{spec},random", "--games", "2", "--no-progress"]
     assert cli_main(["league", *argv, "--out", "table", "--save-games", "lg"]) == 0
     assert cli_main(["eval", *argv, "--workers", "2", "--save-games", "ev"]) == 0
     assert f"| {spec} | random | 2 |" in capsys.readouterr().out
@@ -412,7 +412,7 @@ def ray_instance():
 def test_a_file_spec_on_ray_from_another_folder(agent_dir, elsewhere, ray_instance, capsys):
     (elsewhere / "code").symlink_to(agent_dir)
     spec = f"code/{MODULE}.py:FirstLegal"  # relative to this folder, not the Ray workers'
-    argv = ["eval", "--game", GAME, "--agents", f"{spec},random", "--games", "2", "--seed", "5"]
+    argv = ["eval", GAME, "--agents", f"{spec},random", "--games", "2", "--seed", "5"]
     assert cli_main([*argv, "--workers", "2", "--backend", "ray", "--no-progress"]) == 0
     on_ray = capsys.readouterr().out
     here = evaluate(GAME, [spec, "random"], games=2, seed=5)

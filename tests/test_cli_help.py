@@ -51,7 +51,7 @@ def test_every_command_has_a_whole_summary(capsys):
 def test_each_command_opens_with_its_modules_first_paragraph(command, capsys):
     text = " ".join(help_text([command], capsys).split())
     doc = importlib.import_module(cli.COMMAND_MODULES[command]).__doc__
-    assert " ".join(doc.strip().split("\n\n")[0].split()) in text
+    assert " ".join(doc.strip().split("\n\n")[0].replace("``", "").split()) in text
 
 
 def test_play_help_names_every_kind_of_agent(capsys):

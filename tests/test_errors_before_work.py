@@ -20,17 +20,19 @@ from boardgame_envs.training import cli_args
 #: Seconds a refused command may take (most take about 0.3 s; train imports torch: ~2 s).
 LIMIT_S = 15
 
-EVAL = ["eval", "--game", "wasabi", "--agents", "heuristic,random", "--games", "2"]
+EVAL = ["eval", "wasabi", "--agents", "heuristic,random", "--games", "2"]
 EVAL += ["--no-progress"]
-LEAGUE = ["league", "--game", "wasabi", "--agents", "heuristic,random", "--games", "2"]
+LEAGUE = ["league", "wasabi", "--agents", "heuristic,random", "--games", "2"]
 LEAGUE += ["--no-progress"]
 WATCH = ["watch", "wasabi", "--agents", "heuristic,random", "--pace", "0", "--seed", "1"]
 BENCH = ["bench", "--games", "wasabi", "--seconds", "0.01", "--repeats", "1"]
 BENCH += ["--learner-steps", "0"]
-TRAIN = ["train", "--game", "wasabi", "--timesteps", "64", "--n-envs", "1", "--n-steps", "64"]
+TRAIN = ["train", "wasabi", "--timesteps", "64", "--n-envs", "1", "--n-steps", "64"]
 TRAIN += ["--eval-every", "0", "--no-progress"]
-EXIT = ["train", "--algo", "exit", "--game", "wasabi", "--iterations", "1"]
+EXIT = ["train", "--algo", "exit", "wasabi", "--iterations", "1"]
 EXIT += ["--games-per-iteration", "1", "--eval-every", "0", "--no-progress"]
+LEADERBOARD = ["leaderboard", "--games", "wasabi", "--agents", "heuristic,random"]
+LEADERBOARD += ["--two-player-games", "2", "--large-table-games", "1", "--no-progress"]
 RECORD = "{record}"  # replaced by a saved game's record, outside the command's folder
 REPLAY = ["replay", RECORD, "--pace", "0"]
 
@@ -55,9 +57,14 @@ CASES = {
     "train-out-dir-unwritable": (TRAIN + ["--out-dir", "/proc/x/y"], "--out-dir"),
     "exit-out-dir-file": (EXIT + ["--out-dir", "existing.txt"], "--out-dir"),
     "exit-out-dir-unwritable": (EXIT + ["--out-dir", "/proc/x/y"], "--out-dir"),
+    "leaderboard-out-file": (LEADERBOARD + ["--out", "existing.txt"], "--out"),
+    "leaderboard-out-unwritable": (LEADERBOARD + ["--out", "/proc/x/y"], "--out"),
+    "leaderboard-readme-without-block": (LEADERBOARD + ["--readme", "existing.txt"], "--readme"),
+    "leaderboard-publish-elsewhere": (LEADERBOARD + ["--publish"], "--publish"),
     # a bad agent (bench plays no agents: a bad game; replay plays none: a bad record)
     "eval-agent": (EVAL + ["--agents", "heuristic,nosuchagent"], "nosuchagent"),
     "league-agent": (LEAGUE + ["--agents", "heuristic,nosuchagent"], "nosuchagent"),
+    "leaderboard-agent": (LEADERBOARD + ["--agents", "heuristic,nosuchagent"], "nosuchagent"),
     "watch-agent": (WATCH + ["--agents", "heuristic,nosuchagent"], "nosuchagent"),
     "train-agent": (TRAIN + ["--opponent", "nosuchagent"], "nosuchagent"),
     "exit-agent": (EXIT + ["--opponent", "nosuchagent"], "nosuchagent"),
@@ -66,6 +73,7 @@ CASES = {
     # a bad option value
     "eval-option": (EVAL + ["--games", "0"], "--games"),
     "league-option": (LEAGUE + ["--games", "0"], "--games"),
+    "leaderboard-option": (LEADERBOARD + ["--two-player-games", "0"], "--two-player-games"),
     "watch-option": (WATCH + ["--pace", "-1"], "--pace"),
     "replay-option": (REPLAY + ["--seat", "9"], "--seat"),
     "bench-option": (BENCH + ["--engines", "bogus"], "--engines"),

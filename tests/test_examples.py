@@ -83,7 +83,7 @@ def test_my_agents_play_legal_moves_by_their_file_spec():
 def test_the_documented_command_line_takes_my_agent():
     """The command of my_agent.py's docstring, from the repository root, as written there."""
     done = subprocess.run(
-        [sys.executable, "-m", "boardgame_envs.training.cli", "eval", "--game", "wasabi",
+        [sys.executable, "-m", "boardgame_envs.training.cli", "eval", "wasabi",
          "--agents", "examples/my_agent.py:GreedyAgent,heuristic", "--games", "2", "--no-progress"],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )  # fmt: skip

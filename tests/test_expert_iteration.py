@@ -27,8 +27,8 @@ from boardgame_envs.training.exit.labelled_games import (
 from boardgame_envs.training.parallel import run_tasks
 
 #: The cheapest search of every game: a few tree iterations, no paired checks.
-#: The game every command line here names (``--game`` has no default).
-ON_A_GAME = ("--game", "factors_multiples")
+#: The game every command line here names (no command has a default game).
+ON_A_GAME = ("factors_multiples",)
 
 TINY_SEARCH = "ismcts:seconds=0,iterations=4,verify=0,late=0,mid=0"
 

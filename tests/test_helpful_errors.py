@@ -184,10 +184,10 @@ def test_another_games_snapshot_names_its_game(engine):
         (["play", "wasabi", "--seat", "5"], "--seat 5 is not allowed; allowed: 0 to 1"),
         (["watch", "wasabi", "--agents", "random,random", "--seed", "-5"], "--seed -5 is not"),
         (
-            ["league", "--game", "carcassonne_castle", "--num-players", "3"],
+            ["league", "carcassonne_castle", "--num-players", "3"],
             "--num-players 3 is not allowed; allowed: exactly 2",
         ),
-        (["eval", "--game", "wasabi", "--seed", "1.5"], "argument --seed: invalid int value"),
+        (["eval", "wasabi", "--seed", "1.5"], "argument --seed: invalid int value"),
     ],
 )
 def test_cli_names_flags_as_typed(argv, message, capsys):
@@ -204,12 +204,12 @@ def test_cli_names_flags_as_typed(argv, message, capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["eval", "--game", "wasabi", "--seed", "-5"], "eval: --seed -5 is not allowed"),
-        (["eval", "--game", "wasabi", "--seed", "1.5"], "eval: argument --seed: invalid int"),
-        (["league", "--game", "wasabi", "--seed", "-5"], "league: --seed -5 is not allowed"),
-        (["train", "--game", "wasabi", "--seed", "-5"], "train: --seed -5 is not allowed"),
+        (["eval", "wasabi", "--seed", "-5"], "eval: --seed -5 is not allowed"),
+        (["eval", "wasabi", "--seed", "1.5"], "eval: argument --seed: invalid int"),
+        (["league", "wasabi", "--seed", "-5"], "league: --seed -5 is not allowed"),
+        (["train", "wasabi", "--seed", "-5"], "train: --seed -5 is not allowed"),
         (
-            ["train", "--game", "carcassonne_castle", "--num-players", "3"],
+            ["train", "carcassonne_castle", "--num-players", "3"],
             "train: carcassonne_castle: --num-players 3 is not allowed; allowed: exactly 2",
         ),
         (["watch", "wasabi", "--agents", "heuristic,random", "--seed", "-5"], "--seed -5 is"),

@@ -170,7 +170,7 @@ def test_play_watch_and_replay_work_without_extras(installed):
 
 
 def test_a_command_that_needs_an_extra_names_it(installed):
-    done = run(installed, "train", "--game", "wasabi", "--timesteps", "100")
+    done = run(installed, "train", "wasabi", "--timesteps", "100")
     assert done.returncode != 0
     assert 'pip install "boardgame-envs[train]"' in done.stderr
     assert "Traceback" not in done.stderr

@@ -35,7 +35,7 @@ def test_held_out_agreement_reads_a_hinted_run(tmp_path):
 
 
 def test_bad_study_arguments_are_refused(tmp_path):
-    with pytest.raises(InvalidConfigError, match="give --game"):
+    with pytest.raises(InvalidConfigError, match="give the game"):
         label_study.Args()
     with pytest.raises(InvalidConfigError, match="share"):
         label_study.Args(game="wasabi", share=0.0)

@@ -15,8 +15,8 @@ from boardgame_envs.training.evaluation import league
 from boardgame_envs.training.evaluation.tournament import _play_task, _worker_agent
 from boardgame_envs.training.parallel import WorkerError, connect_ray, run_tasks
 
-#: The game every command line here names (``--game`` has no default).
-ON_A_GAME = ("--game", "factors_multiples")
+#: The game every command line here names (no command has a default game).
+ON_A_GAME = ("factors_multiples",)
 
 SEARCH = (
     "ismcts:iterations=4,seconds=0,rollout=random,first=0,widen=0,guard=0,verify=0,root=tree,quiet="
@@ -208,7 +208,7 @@ def test_the_leaderboard_page_and_the_readme_block(tmp_path):
             two_player_games=4,
             large_table_games=2,
             workers=1,
-            out=str(page),
+            out=str(page.parent),
             readme=str(readme),
             progress=False,
             checkpoints=str(tmp_path / "kept"),
@@ -241,7 +241,7 @@ def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_th
             two_player_games=4,
             large_table_games=2,
             workers=1,
-            out=str(tmp_path / out / "leaderboard.md"),
+            out=str(tmp_path / out),
             readme="",
             progress=False,
             checkpoints=str(tmp_path / "kept"),
@@ -320,3 +320,26 @@ def test_the_play_version_follows_the_code_and_the_models_that_play_the_games(mo
     assert leaderboard.play_version("wasabi") != wasabi
     status = " M agents/search.py"
     assert leaderboard.play_version("wasabi") is None
+
+
+def test_the_leaderboard_writes_to_an_output_folder_unless_asked_to_publish(tmp_path, monkeypatch):
+    from boardgame_envs.training.evaluation import leaderboard
+
+    monkeypatch.chdir(tmp_path)
+    args = leaderboard.Args(games="factors_multiples")
+    assert (args.out, args.readme) == ("leaderboard", "")  # nothing of the project's
+    with pytest.raises(InvalidConfigError, match="--publish: README.md is not a file"):
+        leaderboard.Args(publish=True)  # not the repository's root
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("no block here\n")
+    with pytest.raises(InvalidConfigError, match="README.md has no leaderboard block"):
+        leaderboard.Args(publish=True)
+    (tmp_path / "README.md").write_text(f"{leaderboard.README_START}\n{leaderboard.README_END}\n")
+    published = leaderboard.Args(publish=True)
+    assert (published.out, published.readme) == ("docs", "README.md")
+    with pytest.raises(InvalidConfigError, match="give it without --out and --readme"):
+        leaderboard.Args(publish=True, out="elsewhere")
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(InvalidConfigError, match="--out a_file is a file"):
+        leaderboard.Args(out="a_file")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "a_file", "docs"]

@@ -29,8 +29,8 @@ from boardgame_envs.training.ppo import train as train_ppo
 
 pytest.importorskip("sb3_contrib")
 
-#: The game every command line here names (``--game`` has no default).
-ON_A_GAME = ("--game", "factors_multiples")
+#: The game every command line here names (no command has a default game).
+ON_A_GAME = ("factors_multiples",)
 
 SHIPPED = {*GAMES, "factors_multiples@3p", "tahiti@3p"}
 
@@ -233,7 +233,7 @@ def test_a_model_loads_on_the_cpu_unless_told(no_cuda):
         ),
         (["play", "wasabi", "--vs", "ppo:wasabi,device=cuda"], "device 'cuda' is not available"),
         (
-            ["eval", *ON_A_GAME, "--agents", "ppo:wasabi,device=cuda,heuristic"],
+            ["eval", "wasabi", "--agents", "ppo:wasabi,device=cuda,heuristic"],
             "device 'cuda' is not avail",
         ),
     ],
@@ -242,7 +242,7 @@ def test_a_device_torch_does_not_see_is_refused_with_exit_2(
     argv, message, no_cuda, tmp_path, monkeypatch, capsys
 ):
     monkeypatch.chdir(tmp_path)
-    assert main([*argv, "--game", "wasabi"] if argv[0] == "eval" else argv) == 2
+    assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"boardgame-envs {argv[0]}: ") and message in err
     assert err.count("\n") == 1 and "Traceback" not in err

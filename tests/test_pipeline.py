@@ -28,8 +28,8 @@ from boardgame_envs.training.ppo import imitation
 from boardgame_envs.training.ppo import model as ppo_model
 from boardgame_envs.training.ppo import train as train_ppo
 
-#: The game every command line here names (``--game`` has no default).
-ON_A_GAME = ("--game", "factors_multiples")
+#: The game every command line here names (no command has a default game).
+ON_A_GAME = ("factors_multiples",)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -294,7 +294,7 @@ def test_cli_list_and_errors(capsys):
             next(line for line in out.splitlines() if line.startswith(game + " ")).split()[4]
             == engine
         )
-    assert main(["eval", "--agents", "heuristic,random", "--game", "chess"]) == 2
+    assert main(["eval", "--agents", "heuristic,random", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
 
 

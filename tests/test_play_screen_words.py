@@ -190,3 +190,36 @@ def test_eval_table_shows_fast_agents_times_not_zeros():
     for row in rows:
         cell = row.rsplit("|", 2)[1].strip()
         assert cell != "0.0000" and re.fullmatch(r"\d+(\.\d)? (µs|ms|s)", cell), cell
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_the_pictures_say_phases_in_words(game, monkeypatch):
+    """Every label drawn on a game's picture, over a whole random game, names no phase
+    constant (the picture shows the same words as the text board)."""
+    import numpy as np
+
+    rules = game_info(game).rules("python")  # the pictures draw the reference state
+    renderer = rules.renderer
+    drawn: list[str] = []
+    real_draw = renderer.image.draw_label
+    monkeypatch.setattr(
+        renderer.image,
+        "draw_label",
+        lambda picture, x, y, text, *rest, **kw: (
+            drawn.append(text),
+            real_draw(picture, x, y, text, *rest, **kw),
+        )[1],
+    )
+    rng = np.random.default_rng(0)
+    state = rules.new_state(rules.max_players, seed=3)
+    for step in range(400):  # every third decision of the game's first 400, and its end
+        if step % 3 == 0 or state.is_terminal():
+            renderer.render_rgb(state)
+        if state.is_terminal():
+            break
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_action_mask()))))
+    assert drawn
+    shown = _shown_constants(" ".join(drawn), rules)
+    assert not shown, shown
+    said = {renderer.PHASE_WORDS[phase] for phase in rules.phases}
+    assert any(words in text for text in drawn for words in said)

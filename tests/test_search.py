@@ -161,7 +161,7 @@ def test_agent_lists_keep_search_options_together():
 
 
 def test_command_line_refuses_a_bad_search_option_with_exit_2(capsys):
-    code = cli_main(["eval", "--game", "tahiti", "--agents", "ismcts:budget=3,random"])
+    code = cli_main(["eval", "tahiti", "--agents", "ismcts:budget=3,random"])
     assert code == 2
     assert "ismcts option 'budget=3' is unknown" in capsys.readouterr().err
 

@@ -21,7 +21,7 @@ from boardgame_envs.training.ppo import train as train_ppo
 from boardgame_envs.training.ppo.vec_envs import WorkerVecEnv, split
 
 #: The game every command line here names (``--game`` has no default).
-ON_A_GAME = ("--game", "factors_multiples")
+ON_A_GAME = ("factors_multiples",)
 
 SELF_PLAY = "self-play=0.5,heuristic=0.3,random=0.2"
 

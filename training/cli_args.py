@@ -3,7 +3,8 @@
 A field's docstring is the string literal right under it (CleanRL style); it is read from
 the class source, so the dataclass stays the one place where an option is described. A field
 without a default is required: on the command line it is None until given, and the class's
-``__post_init__`` says so (:func:`check_game` for ``--game``).
+``__post_init__`` says so (:func:`check_game` for the game). A field named ``game`` is the
+command's first positional argument, as in every command: ``boardgame-envs eval wasabi``.
 """
 
 from __future__ import annotations
@@ -74,13 +75,77 @@ def check_fields(args: Any, allowed: dict[str, Allowed]) -> None:
 
 
 def check_game(args: Any) -> None:
-    """``--game``, which has no default (no command picks a game for you): an
+    """The game, which has no default (no command picks a game for you): an
     ``InvalidConfigError`` listing the games when it is not given (a run resumed with
     ``--resume`` takes its own)."""
     if args.game is None and not getattr(args, "resume", ""):
         raise InvalidConfigError(
-            f"--game is required; allowed: {', '.join(GAMES)} (boardgame-envs list)"
+            f"the game is required, first after the command (e.g. {GAME_EXAMPLE}); "
+            f"allowed: {', '.join(GAMES)} (boardgame-envs list)"
         )
+
+
+#: How the game is given on every command line: first after the command.
+GAME_EXAMPLE = "boardgame-envs eval wasabi --agents heuristic,random"
+
+#: The version in which the deprecated flags go.
+DEPRECATED_UNTIL = "0.2.0"
+
+#: The flags kept working for one version: the field each sets, what it is, its new form
+#: and an example of it.
+DEPRECATED_FLAGS = {
+    "--game": ("game", "game", "the game first after the command", GAME_EXAMPLE),
+    "--players": (
+        "num_players",
+        "number of players",
+        "--num-players",
+        "boardgame-envs play wasabi --num-players 3",
+    ),
+}
+
+
+def add_game_argument(parser: argparse.ArgumentParser, resumable: bool = False) -> None:
+    """The game as the command's first positional argument, and the deprecated ``--game``."""
+    resume = "; with --resume, the run's own" if resumable else ""
+    parser.add_argument(
+        "game",
+        nargs="?",
+        default=None,
+        metavar="GAME",
+        help=f"the game: {', '.join(GAMES)}{resume}",
+    )
+    add_deprecated_flag(parser, "--game")
+
+
+def add_deprecated_flag(parser: argparse.ArgumentParser, flag: str, **kwargs: Any) -> None:
+    """``flag`` of :data:`DEPRECATED_FLAGS`, hidden from the help, kept working: its value
+    waits under its own name for :func:`take_deprecated_flags`."""
+    parser.add_argument(flag, dest=flag, default=None, help=argparse.SUPPRESS, **kwargs)
+
+
+def take_deprecated_flags(namespace: argparse.Namespace, argv: Sequence[str]) -> list[str]:
+    """Give each deprecated flag's value to its field; the one-line notices to print once
+    the arguments are checked. ``InvalidConfigError`` when a flag and its new form both
+    give a value and they differ."""
+    notices = []
+    for flag, (field, what, new_form, example) in DEPRECATED_FLAGS.items():
+        value = vars(namespace).pop(flag, None)
+        if value is None:
+            continue
+        new_given = field == "game" or any(w.partition("=")[0] == new_form for w in argv)
+        current = getattr(namespace, field, None)
+        if new_given and current is not None and current != value:
+            shown = current if field == "game" else f"{new_form} {current}"
+            raise InvalidConfigError(
+                f"the {what} is given twice ({shown}, and {flag} {value}); give it once, "
+                f"as {new_form}"
+            )
+        setattr(namespace, field, value)
+        notices.append(
+            f"{flag} is deprecated and will be removed in version {DEPRECATED_UNTIL}; give "
+            f"{new_form} instead, e.g. {example}"
+        )
+    return notices
 
 
 def check_output_file(flag: str, path: str | os.PathLike, suffixes: Sequence[str] = ()) -> Path:
@@ -198,27 +263,70 @@ def field_docs(cls: type) -> dict[str, str]:
 
 
 def add_dataclass_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
+    """One option per field of ``cls``, its docstring the help; a field named ``game`` is
+    the command's first positional argument (:func:`add_game_argument`)."""
     docs = field_docs(cls)
     hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
     for f in dataclasses.fields(cls):
-        kind = hints[f.name]
-        if f.default is not dataclasses.MISSING:
-            default = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory()
-        else:  # required: None until given, refused by the class's __post_init__
-            default = None
-        shown = "required" if _is_required(f) else f"default: {default!r}"
-        help_text = f"{docs.get(f.name, '')} ({shown})"
-        flag = "--" + f.name.replace("_", "-")
-        if _base_type(kind) is bool:  # bool or bool | None: --flag / --no-flag
+        if f.name == "game":
+            add_game_argument(parser, resumable="resume" in names)
+            continue
+        kind = _base_type(hints[f.name])
+        default = _default(f)
+        help_text = plain_help(docs.get(f.name, ""), default, _is_required(f))
+        flag = flag_of(f.name)
+        if kind is bool:  # bool or bool | None: --flag / --no-flag
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
             )
         else:
             parser.add_argument(
-                flag, type=_base_type(kind), default=default, help=help_text, metavar=f.name.upper()
+                flag, type=kind, default=default, help=help_text, metavar=f.name.upper()
             )
+
+
+def plain_help(doc: str, default: Any, required: bool = False) -> str:
+    """A field's docstring as ``--help`` shows it: plain text (no ``code`` marks) ending in
+    its default. An unset default (None or "") is said in the docstring's own words for it,
+    a part "None: ..." or '"" = ...' of one of its parentheses, which moves to the end:
+    "steps per update (None: the game's recipe)" -> "steps per update (default: the
+    game's recipe)"."""
+    doc = doc.replace("``", "")
+    if required:
+        return f"{doc} (required)"
+    if isinstance(default, bool):
+        return f"{doc} (default: {'on' if default else 'off'})"
+    if default is None or default == "":
+        doc, meaning = _take_unset_meaning(doc, "None: " if default is None else '"" = ')
+        return f"{doc} (default: {meaning or 'unset'})"
+    return f"{doc} (default: {default})"
+
+
+_PARENTHESES = re.compile(r"\s?\(([^()]*)\)")
+
+
+def _take_unset_meaning(doc: str, key: str) -> tuple[str, str | None]:
+    """``doc`` without the part of a parenthesis that starts with ``key``, and that part's
+    words (None where no parenthesis has one)."""
+    for match in _PARENTHESES.finditer(doc):
+        parts = [p.strip() for p in match.group(1).split(";")]
+        meaning = next((p[len(key) :] for p in parts if p.startswith(key)), None)
+        if meaning is None:
+            continue
+        rest = "; ".join(p for p in parts if not p.startswith(key))
+        kept = f" ({rest})" if rest else ""
+        return doc[: match.start()] + kept + doc[match.end() :], meaning
+    return doc, None
+
+
+def _default(f: dataclasses.Field) -> Any:
+    """A field's default; None for a required field (refused by its class's checks)."""
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return None
 
 
 def args_from_namespace(cls: type[T], namespace: argparse.Namespace) -> T:
@@ -243,13 +351,17 @@ def parse_args(cls: type[T], argv: list[str] | None = None, prog: str | None = N
         description=(cls.__module__ and (inspect.getmodule(cls).__doc__ or "").split("\n")[0]),
     )
     add_dataclass_arguments(parser, cls)
+    argv = sys.argv[1:] if argv is None else argv
     namespace = parser.parse_args(argv)
     try:
-        return args_from_namespace(cls, namespace)
+        notices = take_deprecated_flags(namespace, argv)
+        args = args_from_namespace(cls, namespace)
     except InvalidConfigError as error:  # a command-line mistake: one line, exit code 2
-        typed = as_typed(str(error), sys.argv[1:] if argv is None else argv)
-        print(f"{parser.prog}: error: {typed}", file=sys.stderr)
+        print(f"{parser.prog}: error: {as_typed(str(error), argv)}", file=sys.stderr)
         raise SystemExit(2) from None
+    for notice in notices:
+        print(f"{parser.prog}: {notice}", file=sys.stderr)
+    return args
 
 
 def _is_required(f: dataclasses.Field) -> bool:

@@ -389,7 +389,11 @@ def _status(state: State) -> tuple[str, str, image.Colour]:
     line = _fitted(
         f"P{state.active} {SEAT_NAMES[state.active]} to move", f"P{state.active} to move"
     )
-    return line, f"turn {state.turn}{extra} \u00b7 {state.phase}", SEAT_COLOURS[state.active]
+    return (
+        line,
+        f"turn {state.turn}{extra} \u00b7 {PHASE_WORDS[state.phase]}",
+        SEAT_COLOURS[state.active],
+    )
 
 
 def _fitted(long: str, short: str) -> str:

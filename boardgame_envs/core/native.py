@@ -126,8 +126,9 @@ def engine_info(games: Iterable[str]) -> dict[str, Any]:
     """Which engine runs each of ``games``, and what the extension is (the registry's
     ``boardgame_envs.engine_info()`` asks this for every registered game).
 
-    ``{"engines": {game: "native" | "python"}, "native": {"path", "build", "games",
-    "error"}, "requested": the BOARDGAME_ENVS_ENGINE value or None}``.
+    ``{"engines": {game: "native" | "python"}, "native": {"path", "build", "version",
+    "games", "error"}, "requested": the BOARDGAME_ENVS_ENGINE value or None}``; the
+    version is the library's version the extension was built from.
     """
     module, error = _load()
     return {
@@ -135,6 +136,7 @@ def engine_info(games: Iterable[str]) -> dict[str, Any]:
         "native": {
             "path": getattr(module, "__file__", None),
             "build": getattr(module, "BUILD", None),
+            "version": getattr(module, "__version__", None),
             "games": list(native_games()),
             "error": error,
         },

@@ -413,7 +413,7 @@ def _status(state: State) -> tuple[str, list[str]]:
         how = "round limit (truncated)" if state.truncated else "season over"
         return line, [f"{how} after {state.round} rounds"]
     p = state.current_player
-    details = [f"{round_counter(state)} \u00b7 {state.phase}"]
+    details = [f"{round_counter(state)} \u00b7 {PHASE_WORDS[state.phase]}"]
     if state.phase == "ACTION":
         cubes = sum(state.cargo[state.turn_player])
         details[0] += f" \u00b7 {state.taken} of {paddles(cubes)} paddles"

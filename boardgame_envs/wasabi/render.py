@@ -358,7 +358,7 @@ def _draw_header(picture: np.ndarray, state: State, seat: int | None) -> None:
         line = f"P{p} {SEAT_NAMES[p]} to move"
         image.fill_rect(picture, MARGIN, 8, 14, 14, SEAT_COLOURS[p])
         image.outline_rect(picture, MARGIN, 8, 14, 14, TEXT)
-        detail = f"{turn_counter(state)} \u00b7 D{PHASE_INDEX[state.phase] + 1} {state.phase}"
+        detail = f"{turn_counter(state)} \u00b7 {PHASE_WORDS[state.phase]}"
         hidden = state.config["hide_opponent_hands"] and seat not in (None, state.active)
         if state.kind is not None and not hidden:
             detail += f" \u00b7 placing {KIND_NAMES[state.kind]}"

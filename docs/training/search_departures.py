@@ -7,7 +7,7 @@ decisions by behaviour cloning, on the first 90% of them, and counts on the last
 heuristic the policy's deterministic move reproduces, and how many departures it makes
 where the search played the heuristic's move. Make the data first (about half an hour):
 
-    boardgame-envs train --game tahiti --imitate ismcts:seconds=0 --imitation-games 480 \
+    boardgame-envs train tahiti --imitate ismcts:seconds=0 --imitation-games 480 \
       --imitation-data runs/tahiti_ismcts_480.npz --workers 2 --timesteps 1 --eval-every 0
 
 then run, from the repository root (a few minutes):

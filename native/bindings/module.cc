@@ -19,6 +19,7 @@ NB_MODULE(_native, m) {
         games.append(game.name);
     }
     m.attr("GAMES") = nb::tuple(games);
+    m.attr("__version__") = BGE_VERSION;
 #ifdef NDEBUG
     m.attr("BUILD") = "release";
 #else

@@ -108,7 +108,6 @@ def test_eval_with_random_ismcts_and_the_users_agent(plugin):
         cli(
             plugin,
             "eval",
-            "--game",
             "goofspiel",
             "--agents",
             "random,ismcts:seconds=0,iterations=20,my_agents.py:HighestBid",
@@ -128,7 +127,6 @@ def test_league(plugin):
         cli(
             plugin,
             "league",
-            "--game",
             "goofspiel",
             "--agents",
             "random,ismcts:seconds=0,iterations=10",
@@ -146,7 +144,6 @@ def test_heuristic_says_the_game_has_none(plugin):
     done = cli(
         plugin,
         "eval",
-        "--game",
         "goofspiel",
         "--agents",
         "heuristic,random",
@@ -165,7 +162,6 @@ def test_train_ppo_and_expert_iteration_with_generic_recipes(plugin):
         cli(
             plugin,
             "train",
-            "--game",
             "goofspiel",
             "--timesteps",
             "512",
@@ -195,7 +191,6 @@ def test_train_ppo_and_expert_iteration_with_generic_recipes(plugin):
             "train",
             "--algo",
             "exit",
-            "--game",
             "goofspiel",
             "--iterations",
             "1",
@@ -223,7 +218,6 @@ def test_train_ppo_and_expert_iteration_with_generic_recipes(plugin):
         cli(
             plugin,
             "eval",
-            "--game",
             "goofspiel",
             "--agents",
             f"ppo:{folder / 'runs' / 'ppo'},net:{folder / 'runs' / 'exit'},random",

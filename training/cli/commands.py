@@ -2,13 +2,13 @@
 bench, demo.
 
 boardgame-envs list
-boardgame-envs play factors_multiples --vs heuristic --players 3
+boardgame-envs play factors_multiples --vs heuristic --num-players 3
 boardgame-envs watch wasabi --agents heuristic,random --save game.json
 boardgame-envs replay game.json --out game.html
-boardgame-envs train --game factors_multiples --timesteps 300000
+boardgame-envs train factors_multiples --timesteps 300000
 boardgame-envs play wasabi --vs ppo:wasabi
-boardgame-envs eval --game wasabi --agents ppo:runs/my_run,heuristic,random --games 500
-boardgame-envs league --game cornucopia --num-players 2,4 --workers 2
+boardgame-envs eval wasabi --agents ppo:runs/my_run,heuristic,random --games 500
+boardgame-envs league cornucopia --num-players 2,4 --workers 2
 boardgame-envs leaderboard --workers 2
 boardgame-envs bench --seconds 3
 boardgame-envs demo
@@ -23,17 +23,19 @@ from typing import TextIO
 
 from boardgame_envs.agents.specs import split_agent_specs
 from boardgame_envs.core.rules import InvalidConfigError, players_allowed
-from boardgame_envs.registry import GAMES, game_info
+from boardgame_envs.registry import GAMES, engine_info, game_info
 from boardgame_envs.training.cli.play import play
 from boardgame_envs.training.cli_args import (
     OneLineParser,
     add_dataclass_arguments,
+    add_deprecated_flag,
     args_from_namespace,
     as_typed,
+    take_deprecated_flags,
 )
 
-#: play's flags whose names are not the library's keyword's (``num_players``).
-PLAY_FLAGS = {"num_players": ("--players", "--num-players")}
+#: play's flags that set the library's ``num_players``: the flag and its deprecated form.
+PLAY_FLAGS = {"num_players": ("--num-players", "--players")}
 
 
 def list_games(out: TextIO | None = None) -> None:
@@ -68,6 +70,54 @@ def list_games(out: TextIO | None = None) -> None:
     )
 
 
+def version_text() -> str:
+    """``boardgame-envs --version``: the library's version, the native build's and each
+    game's env version and engine, and the versions of what the envs run on."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    import boardgame_envs
+
+    info = engine_info()
+    native = info["native"]
+    if native["error"]:
+        native_line = f"native engines: not built ({native['error']}); the Python engines run"
+    else:
+        stale = (
+            f" (built from another version than the library's {boardgame_envs.__version__}: "
+            "rebuild with pip install .)"
+            if native["version"] != boardgame_envs.__version__
+            else ""
+        )
+        native_line = f"native engines {native['version']} ({native['build']} build){stale}"
+    lines = [f"boardgame-envs {boardgame_envs.__version__}", native_line, "games:"]
+    for game, game_info_ in GAMES.items():
+        env_version = game_info_.rules("python").version
+        lines.append(
+            f"  {game:<22}env v{env_version}  {game_info_.pettingzoo_id:<38}{info['engines'][game]}"
+        )
+    found = []
+    for package in ("numpy", "gymnasium", "pettingzoo"):
+        try:
+            found.append(f"{package} {version(package)}")
+        except PackageNotFoundError:  # pragma: no cover - core dependencies
+            found.append(f"{package} missing")
+    lines.append(f"Python {platform.python_version()}, {', '.join(found)}")
+    return "\n".join(lines)
+
+
+#: Where the documentation is (one place for the top-level help and the README's).
+DOCS = "docs/index.md in the source (make docs builds the site)"
+
+#: The end of ``boardgame-envs --help``: two examples and where the documentation is.
+EPILOG = f"""examples:
+  boardgame-envs play wasabi --vs heuristic
+  boardgame-envs eval wasabi --agents ismcts,heuristic,random --games 100
+
+every command: boardgame-envs COMMAND --help; the versions: boardgame-envs --version
+documentation: {DOCS}"""
+
+
 #: What each command does, in one line of ``boardgame-envs --help`` (no "%": argparse
 #: formats help with it); ``boardgame-envs <command> --help`` opens with the first paragraph
 #: of its module's docstring.
@@ -82,37 +132,47 @@ SUMMARIES = {
     "leaderboard": "every game's league at 2 players and its largest table",
     "bench": "the speed of every game on each engine, beside Connect Four",
     "demo": "train a policy for Factors and Multiples, then rank it (make demo)",
+    "serve": "a web app: play the games in the browser against agents or other people",
 }
 
 
 def _first_paragraph(doc: str) -> str:
-    return " ".join(doc.strip().split("\n\n")[0].split())
+    """A module docstring's first paragraph as plain text: one line, no ``code`` marks."""
+    return " ".join(doc.strip().split("\n\n")[0].replace("``", "").split())
 
 
 #: ``train --algo``: the training algorithms (``exit``: training/exit/train.py).
 ALGOS = ("ppo", "exit")
 
 #: The module of each command that runs one from an ``Args`` dataclass (its ``Args``,
-#: ``main`` and docstring), and of the two viewers (their ``add_arguments`` and ``run``),
-#: imported only when that command runs: ``--help`` and ``list`` import no torch.
+#: ``main`` and docstring), and of the viewers (their ``add_arguments`` and ``run``),
+#: imported only when that command runs: ``--help`` and ``list`` import no torch. A command
+#: whose work needs torch keeps its ``Args`` apart, in the module named here, and its
+#: ``main`` in the module of ``RUNNERS``, imported only when it starts.
 COMMAND_MODULES = {
-    "train": "boardgame_envs.training.ppo.train",
+    "train": "boardgame_envs.training.ppo.options",
     "eval": "boardgame_envs.training.evaluation.tournament",
     "league": "boardgame_envs.training.evaluation.league",
     "leaderboard": "boardgame_envs.training.evaluation.leaderboard",
     "bench": "boardgame_envs.training.evaluation.bench",
     "demo": "boardgame_envs.training.cli.demo",
 }
+RUNNERS = {
+    "train": "boardgame_envs.training.ppo.train",
+    "exit": "boardgame_envs.training.exit.train",
+}
 VIEWER_MODULES = {
     "watch": "boardgame_envs.training.records.watch",
     "replay": "boardgame_envs.training.records.replay",
+    "serve": "boardgame_envs.training.web.server",
 }
 
 
 #: The optional extra (pyproject.toml) that installs each module a command may need.
 TRAIN_EXTRA = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "rich")
 TRAIN_EXTRA += ("matplotlib", "openskill", "threadpoolctl", "pygame")
-EXTRAS = {**dict.fromkeys(TRAIN_EXTRA, "train"), "ray": "ray"}
+WEB_EXTRA = ("starlette", "uvicorn")
+EXTRAS = {**dict.fromkeys(TRAIN_EXTRA, "train"), **dict.fromkeys(WEB_EXTRA, "web"), "ray": "ray"}
 
 
 def _missing_extra(error: ModuleNotFoundError, command: str) -> int:
@@ -146,7 +206,7 @@ def _exit_arguments(argv: list[str]) -> list[str] | None:
 def _train_expert_iteration(argv: list[str]) -> int:
     """``boardgame-envs train --algo exit ...``: expert iteration's own options."""
     try:
-        from boardgame_envs.training.exit import train as expert_iteration
+        from boardgame_envs.training.exit import options as expert_iteration
     except ModuleNotFoundError as error:
         return _missing_extra(error, "train")
     parser = OneLineParser(
@@ -156,12 +216,14 @@ def _train_expert_iteration(argv: list[str]) -> int:
     add_dataclass_arguments(parser, expert_iteration.Args)
     namespace = parser.parse_args(argv)
     try:  # the arguments' checks: one line naming the command as the others do, exit code 2
+        notices = take_deprecated_flags(namespace, argv)
         args = args_from_namespace(expert_iteration.Args, namespace)
     except InvalidConfigError as error:
         print(f"boardgame-envs train: {as_typed(str(error), argv)}", file=sys.stderr)
         raise SystemExit(2) from None
+    _print_notices("train", notices)
     try:
-        expert_iteration.main(args)
+        _runner("exit")(args)
     except InvalidConfigError as error:
         print(f"boardgame-envs train: {as_typed(str(error), argv)}", file=sys.stderr)
         return 2
@@ -175,6 +237,9 @@ def _train_expert_iteration(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--version"]:
+        print(version_text())
+        return 0
     exit_argv = _exit_arguments(argv)
     if exit_argv is not None:
         return _train_expert_iteration(exit_argv)
@@ -187,16 +252,20 @@ def main(argv: list[str] | None = None) -> int:
         return _missing_extra(error, chosen)
     args = parser.parse_args(argv)
     try:
+        notices = take_deprecated_flags(args, argv)
         if args.command == "list":
             list_games()
         elif args.command == "play":
             _check_play(args, argv)
-            play(args.game, args.vs, args.players, args.seat, args.seed)
+            _print_notices("play", notices)
+            play(args.game, args.vs, args.num_players, args.seat, args.seed)
         elif args.command in VIEWER_MODULES:
             modules[args.command].run(args)
         else:
             module = modules[args.command]
-            module.main(args_from_namespace(module.Args, args))
+            checked = args_from_namespace(module.Args, args)
+            _print_notices(args.command, notices)
+            _runner(args.command, module)(checked)
     except InvalidConfigError as error:  # the library names keywords; say the flags typed
         message = as_typed(str(error), argv, PLAY_FLAGS if args.command == "play" else None)
         print(f"boardgame-envs {args.command}: {message}", file=sys.stderr)
@@ -209,6 +278,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _runner(command: str, module=None):
+    """The ``main`` that does ``command``'s work: its ``RUNNERS`` module's, else
+    ``module``'s (the one its arguments came from)."""
+    if command in RUNNERS:
+        return importlib.import_module(RUNNERS[command]).main
+    return module.main
+
+
+def _print_notices(command: str, notices: list[str]) -> None:
+    for notice in notices:
+        print(f"boardgame-envs {command}: {notice}", file=sys.stderr)
+
+
 def _check_play(args: argparse.Namespace, argv: list[str]) -> None:
     """What ``play``'s flags may be, each named as typed, before anything is printed."""
     specs = split_agent_specs(args.vs)
@@ -219,16 +301,16 @@ def _check_play(args: argparse.Namespace, argv: list[str]) -> None:
             f"{','.join(specs)} plays one agent per seat)"
         )
     rules = game_info(args.game).rules()
-    if not rules.min_players <= args.players <= rules.max_players:
-        flag = "--num-players" if any(w.startswith("--num-players") for w in argv) else "--players"
+    players = args.num_players
+    if not rules.min_players <= players <= rules.max_players:
+        flag = "--players" if any(w.startswith("--players") for w in argv) else "--num-players"
         raise InvalidConfigError(
-            f"{flag} {args.players} is not allowed for {args.game}; allowed: "
+            f"{flag} {players} is not allowed for {args.game}; allowed: "
             f"{players_allowed(rules.min_players, rules.max_players)}"
         )
-    if args.seat not in range(args.players):
+    if args.seat not in range(players):
         raise InvalidConfigError(
-            f"--seat {args.seat} is not allowed; allowed: 0 to {args.players - 1} "
-            f"({args.players} players)"
+            f"--seat {args.seat} is not allowed; allowed: 0 to {players - 1} ({players} players)"
         )
     if args.seed is not None and args.seed < 0:
         raise InvalidConfigError(f"--seed {args.seed} is not allowed; allowed: an integer >= 0")
@@ -239,15 +321,22 @@ def _parser(chosen: str | None) -> tuple[argparse.ArgumentParser, dict]:
     modules imported for it ({command: module})."""
     parser = OneLineParser(
         prog="boardgame-envs",
-        description="Modern tabletop games as multi-agent RL environments: "
-        "list, play, watch, replay, train, eval, league, leaderboard, bench, demo.",
+        description="Modern tabletop games as multi-agent RL environments.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version",
+        action="store_true",
+        help="the library's, the native build's and every env's version",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("list", help=SUMMARIES["list"], description=SUMMARIES["list"])
+    play_doc = sys.modules[play.__module__].__doc__
     play_parser = commands.add_parser(
-        "play", help=SUMMARIES["play"], description=_first_paragraph(play.__doc__)
+        "play", help=SUMMARIES["play"], description=_first_paragraph(play_doc)
     )
-    play_parser.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    play_parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(GAMES)}")
     play_parser.add_argument(
         "--vs",
         default="heuristic",
@@ -259,15 +348,18 @@ def _parser(chosen: str | None) -> tuple[argparse.ArgumentParser, dict]:
         "(default: heuristic)",
     )
     play_parser.add_argument(
-        "--players", "--num-players", type=int, default=2, help="players at the table"
+        "--num-players", type=int, default=2, help="players at the table (default: 2)"
     )
+    add_deprecated_flag(play_parser, "--players", type=int)
     play_parser.add_argument(
         "--seat",
         type=int,
         default=0,
-        help="your seat (0 moves first unless the game draws a start player)",
+        help="your seat (0 moves first unless the game draws a start player) (default: 0)",
     )
-    play_parser.add_argument("--seed", type=int, default=None, help="deal seed")
+    play_parser.add_argument(
+        "--seed", type=int, default=None, help="deal seed (default: drawn at random)"
+    )
     modules = {}
     for name, path in {**VIEWER_MODULES, **COMMAND_MODULES}.items():
         if name != chosen:

@@ -23,7 +23,7 @@ from boardgame_envs.agents.ppo import PPOAgent
 from boardgame_envs.training.cli_args import at_least, check_fields, parse_args
 from boardgame_envs.training.evaluation import tournament as evaluate
 from boardgame_envs.training.evaluation.learning_curve import EVAL_SEED
-from boardgame_envs.training.ppo import train as train_ppo
+from boardgame_envs.training.ppo.options import Args as TrainArgs
 from boardgame_envs.training.ppo.recipes import recipe
 
 #: The demo's game: the one place outside a game's own files that names one.
@@ -62,8 +62,10 @@ class Args:
 
 def main(args: Args) -> evaluate.Tournament:
     started = time.perf_counter()
-    run_dir: Path = train_ppo.main(
-        train_ppo.Args(
+    from boardgame_envs.training.ppo.train import main as train  # torch: only when it runs
+
+    run_dir: Path = train(
+        TrainArgs(
             game=GAME,
             num_players=2,
             opponent=args.opponent,

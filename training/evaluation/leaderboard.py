@@ -1,8 +1,13 @@
-"""The published leaderboard: every game's league of all its agents, at two players and at
-its largest table, written to ``docs/leaderboard.md`` (with the figures beside it) and the
-top row of each game into the README.
+"""The leaderboard: every game's league of all its agents, at two players and at its largest
+table, written as a page with its figures into an output folder (``--out``, by default
+leaderboard/ in the current folder).
 
-    make leaderboard          # = boardgame-envs leaderboard --workers 2
+    boardgame-envs leaderboard --games wasabi --two-player-games 20   # leaderboard/leaderboard.md
+    make leaderboard          # = boardgame-envs leaderboard --workers 2 --publish
+
+``--publish`` writes the project's own page instead, ``docs/leaderboard.md`` (the figures in
+``docs/leaderboard/``), and the top row of each game into the README's leaderboard block; it
+is run from the repository's root. Every target is checked before the first game.
 
 Each (game, table size) is its own league (``boardgame_envs.training.evaluation.league``),
 so its ratings compare agents at that table only. The page says when, at which commit and by
@@ -26,9 +31,17 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from boardgame_envs.agents.specs import split_agent_specs
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
+from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES, game_info, make_rules
-from boardgame_envs.training.cli_args import at_least, check_fields, one_of, parse_args
+from boardgame_envs.training.cli_args import (
+    at_least,
+    check_fields,
+    check_output_file,
+    check_output_folder,
+    one_of,
+    parse_args,
+)
 from boardgame_envs.training.evaluation.league import Args as LeagueArgs
 from boardgame_envs.training.evaluation.league import (
     default_agents,
@@ -50,6 +63,12 @@ from boardgame_envs.training.parallel import BACKENDS
 LEADERBOARD_SEARCH = "ismcts:seconds=0"
 README_START = "<!-- leaderboard:start -->"
 README_END = "<!-- leaderboard:end -->"
+#: The page's name in its folder; its figures go in the folder of the same name without .md.
+PAGE = "leaderboard.md"
+DEFAULT_OUT = "leaderboard"
+#: Where --publish writes: the project's docs and README (from the repository's root).
+PUBLISHED_PAGE_FOLDER = "docs"
+PUBLISHED_README = "README.md"
 
 
 @dataclass
@@ -74,11 +93,14 @@ class Args:
     """local or ray"""
     ray_address: str = ""
     """with --backend ray: a running cluster ("" = a local Ray instance)"""
-    out: str = "docs/leaderboard.md"
-    """the page; its figures go in a folder of the same name without .md"""
-    readme: str = "README.md"
-    """the README whose leaderboard block (between its markers) gets each game's top row
-    ("" = leave it alone)"""
+    out: str = DEFAULT_OUT
+    """folder for the page, leaderboard.md, and its figures, leaderboard/ (made if needed)"""
+    readme: str = ""
+    """a README whose leaderboard block (between its markers) gets each game's top row ("" =
+    none)"""
+    publish: bool = False
+    """write the project's own page: docs/leaderboard.md and the top rows into README.md, from
+    the repository's root (in place of --out and --readme)"""
     progress: bool = True
     """show a progress bar per league"""
     checkpoints: str = "league/leaderboard-checkpoints"
@@ -98,6 +120,19 @@ class Args:
             },
         )
         self.game_list()
+        if self.publish:
+            if self.out != DEFAULT_OUT or self.readme:
+                raise InvalidConfigError(
+                    "--publish writes docs/leaderboard.md and README.md; give it without "
+                    "--out and --readme"
+                )
+            self.out, self.readme = PUBLISHED_PAGE_FOLDER, PUBLISHED_README
+        check_output_folder("--out", self.out)
+        check_output_file("--out", Path(self.out) / PAGE)
+        if self.readme:
+            check_readme(self.readme, "--publish" if self.publish else "--readme")
+        if self.checkpoints:
+            check_output_folder("--checkpoints", self.checkpoints)
 
     def game_list(self) -> list[str]:
         if self.games == "all":
@@ -182,13 +217,28 @@ def top_rows(leagues: dict[str, dict[int, Tournament]]) -> str:
     return "\n".join(lines)
 
 
+_README_BLOCK = re.compile(re.escape(README_START) + ".*?" + re.escape(README_END), re.S)
+
+
+def check_readme(path: str | Path, flag: str) -> None:
+    """``InvalidConfigError`` naming ``flag`` unless ``path`` is a README the leaderboard can
+    update: a writable file with a leaderboard block between its markers."""
+    path = Path(path)
+    if not path.is_file():
+        where = " (run --publish from the repository's root)" if flag == "--publish" else ""
+        raise InvalidConfigError(f"{flag}: {path} is not a file{where}")
+    if not _README_BLOCK.search(path.read_text()):
+        raise InvalidConfigError(
+            f"{flag}: {path} has no leaderboard block; add the lines {README_START} and "
+            f"{README_END} where the top rows go"
+        )
+    check_output_file(flag, path)
+
+
 def update_readme(readme: Path, block: str) -> None:
     text = readme.read_text()
-    pattern = re.compile(re.escape(README_START) + ".*?" + re.escape(README_END), re.S)
-    if not pattern.search(text):
-        raise ValueError(f"{readme} has no {README_START} ... {README_END} block to update")
     replacement = f"{README_START}\n{block}\n{README_END}"
-    readme.write_text(pattern.sub(lambda _: replacement, text))
+    readme.write_text(_README_BLOCK.sub(lambda _: replacement, text))
 
 
 #: What decides the leaderboard's games besides its arguments: the engines, the agents (with
@@ -228,8 +278,24 @@ def kept_pairings(folder: str, game: str) -> KeptPairings | None:
     return KeptPairings(folder, version)
 
 
+def league_agents(args: Args) -> dict[tuple[str, int], list[str]]:
+    """The agents of every league, {(game, table size): specs}, each built once so that a
+    spec one of the games cannot seat fails before the first game of any."""
+    agents = {}
+    for game in args.game_list():
+        for n in table_sizes(game):
+            specs = split_agent_specs(args.agents) or default_agents(
+                game, split_agent_specs(args.search), (n,)
+            )
+            for spec in specs:
+                make_agent(spec, game)
+            agents[game, n] = specs
+    return agents
+
+
 def main(args: Args) -> Path:
-    page = Path(args.out)
+    agents = league_agents(args)
+    page = Path(args.out) / PAGE
     figures = page.with_suffix("")
     made = provenance("boardgame_envs.training.evaluation.leaderboard")
     leagues: dict[str, dict[int, Tournament]] = {}
@@ -245,8 +311,7 @@ def main(args: Args) -> Path:
             league_args = LeagueArgs(
                 game=game,
                 num_players=str(n),
-                agents=args.agents
-                or ",".join(default_agents(game, split_agent_specs(args.search), (n,))),
+                agents=",".join(agents[game, n]),
                 games=games[n],
                 seed=args.seed,
                 workers=args.workers,

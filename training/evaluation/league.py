@@ -13,8 +13,8 @@ It writes ``results.md`` (the matrix with Wilson 95% intervals, openskill rating
 ``results.json``, a heatmap per table size and ``ratings.png`` into ``--out``; the folder
 is written whole at the end, or not at all.
 
-    boardgame-envs league --game cornucopia --num-players 2,4 --games 100 --workers 2
-    boardgame-envs league --game wasabi --agents my_agents.py:FirstLegal,heuristic,random
+    boardgame-envs league cornucopia --num-players 2,4 --games 100 --workers 2
+    boardgame-envs league wasabi --agents my_agents.py:FirstLegal,heuristic,random
 """
 
 from __future__ import annotations
@@ -114,8 +114,8 @@ class Args:
     backend: str = "local"
     """where games are played: local or ray (needs the [ray] extra)"""
     ray_address: str = ""
-    """with --backend ray: a running cluster (host:port, ray://host:port or auto); "" starts
-    a local Ray instance with --workers CPUs"""
+    """with --backend ray: a running cluster to join, host:port, ray://host:port or auto
+    ("" = start a local Ray instance with --workers CPUs)"""
     out: str = ""
     """folder for the results ("" = league/<game>)"""
     progress: bool = True

@@ -12,7 +12,7 @@ shared win counts 1/k) with its 95% Wilson interval, and the agent's mean game s
 over the whole tournament, openskill (Plackett-Luce) ratings fitted to every lone seat's
 result against each opposing seat.
 
-    boardgame-envs eval --game factors_multiples --agents heuristic,random --games 1000
+    boardgame-envs eval factors_multiples --agents heuristic,random --games 1000
     boardgame-envs eval --agents my_agents.py:FirstLegal,heuristic --workers 2 --save-games games
 
 From Python, :func:`evaluate` plays the same tournament and returns the same tables::
@@ -73,7 +73,7 @@ class Args:
     """games per pairing (per direction with 3 or more players)"""
     lone: str = ""
     """play only the pairings in which this agent (one of --agents) sits alone against the
-    others; "" = every pairing (with 3 or more players both directions of each)"""
+    others ("" = every pairing, with 3 or more players both directions of each)"""
     seed: int = 0
     """seed of game 0; game g uses seed + g"""
     out: str = ""
@@ -87,8 +87,8 @@ class Args:
     """where games are played: local (this machine's processes) or ray (Ray tasks; needs the
     [ray] extra)"""
     ray_address: str = ""
-    """with --backend ray: a running cluster to join (host:port, ray://host:port or auto);
-    "" starts a local Ray instance with --workers CPUs"""
+    """with --backend ray: a running cluster to join, host:port, ray://host:port or auto
+    ("" = start a local Ray instance with --workers CPUs)"""
     save_games: str = ""
     """folder to save every game in, one JSON record each (<agent>-vs-<opponent>-<n>p-<game
     index>.json: deal seed, agents, actions), for boardgame-envs replay ("" = none)"""

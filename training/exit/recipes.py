@@ -1,4 +1,4 @@
-"""What ``train --algo exit --game G`` does when only the game is given: the game's recipe.
+"""What ``train G --algo exit`` does when only the game is given: the game's recipe.
 
 A game's ``recipes`` module (see :mod:`boardgame_envs.training.ppo.recipes`) may hold
 ``EXIT_RECIPE``: expert iteration's settings for the game (iterations, games, labels,

@@ -10,7 +10,6 @@ Ray nodes alike.
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Sequence
 
@@ -19,28 +18,11 @@ import torch
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 
 from boardgame_envs.agents.specs import make_agent
-from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_single_agent
 from boardgame_envs.training.opponents import SelfPlayPool, parse_opponents, wants_self_play
 from boardgame_envs.training.parallel import connect_ray
+from boardgame_envs.training.ppo.options import game_options
 from boardgame_envs.training.ppo.vec_envs import WorkerVecEnv
-
-
-def game_options(args) -> dict:
-    """``--game-options`` as a dict; ``InvalidConfigError`` unless it is a JSON object."""
-    try:
-        options = json.loads(args.game_options)
-    except json.JSONDecodeError as error:
-        raise InvalidConfigError(
-            f"--game-options {args.game_options!r} is not JSON ({error}); write an object "
-            """such as '{"rounds": 1}'"""
-        ) from None
-    if not isinstance(options, dict):
-        raise InvalidConfigError(
-            f"--game-options {args.game_options!r} is not allowed; allowed: a JSON object "
-            """of option names and values, such as '{"rounds": 1}'"""
-        )
-    return options
 
 
 def make_env(args, pool: SelfPlayPool | None) -> gymnasium.Env:

@@ -1,4 +1,4 @@
-"""What ``train --game G`` trains with when only the game is given: the game's recipe.
+"""What ``train G`` trains with when only the game is given: the game's recipe.
 
 A recipe is data. Each game's is in its settings package's ``recipes`` module
 (``agents/games/<game>/recipes.py`` for the built-in games, found by

@@ -305,15 +305,15 @@ def add_view_arguments(parser: argparse.ArgumentParser) -> None:
         "--seat",
         type=int,
         default=None,
-        help="show the table as this seat sees it (the others' hidden information hidden); "
-        "default: everything, as a spectator",
+        help="show the table as this seat sees it, the others' hidden information hidden "
+        "(default: everything, as a spectator)",
     )
     parser.add_argument(
         "--pace",
         type=float,
         default=0.5,
-        help="seconds between moves in the terminal, and per frame of a GIF "
-        "(default: 0.5; 0: no pause)",
+        help="seconds between moves in the terminal, and per frame of a GIF; 0: no pause "
+        "(default: 0.5)",
     )
     parser.add_argument(
         "--out",
@@ -321,7 +321,8 @@ def add_view_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write FILE instead of showing the game in the terminal: game.html (a replay "
         "viewer for a browser, one file, every seat's view selectable in it) or game.gif (an "
-        "animated picture, from --seat's view where the picture hides anything)",
+        "animated picture, from --seat's view where the picture hides anything) (default: "
+        "the terminal)",
     )
 
 

@@ -95,7 +95,7 @@ def watch(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(GAMES)}")
     parser.add_argument(
         "--agents",
         required=True,
@@ -103,7 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "ismcts[:option=value,...], ppo:<game> (ppo:<game>@3p for bigger tables), "
         "ppo:<model .zip or run dir>, net:<game or network .pt>, "
         "ismcts-net:<game or network .pt>[,options], module:attr or path/to/file.py:attr "
-        "(your own agent)",
+        "(your own agent) (required)",
     )
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: drawn)")
     add_view_arguments(parser)
@@ -111,7 +111,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--save",
         default=None,
         metavar="RECORD.json",
-        help="also save the game's record (boardgame-envs replay shows it again)",
+        help="also save the game's record (boardgame-envs replay shows it again) (default: "
+        "not saved)",
     )
 
 

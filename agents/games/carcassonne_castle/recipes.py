@@ -1,4 +1,4 @@
-"""Carcassonne: The Castle: its training recipes, what ``train --game carcassonne_castle``
+"""Carcassonne: The Castle: its training recipes, what ``train carcassonne_castle``
 trains with (the names are read by boardgame_envs.training.ppo.recipes and
 boardgame_envs.training.exit.recipes). The PPO recipe is the one the shipped policy was
 trained with; docs/design-notes.md gives the figures."""

@@ -1,4 +1,4 @@
-"""Cornucopia: its training recipes, what ``train --game cornucopia`` trains with (the names
+"""Cornucopia: its training recipes, what ``train cornucopia`` trains with (the names
 are read by boardgame_envs.training.ppo.recipes and boardgame_envs.training.exit.recipes).
 The PPO recipe is the one the shipped policy was trained with; docs/design-notes.md gives the
 figures."""

@@ -1,4 +1,4 @@
-"""Factors and Multiples: its training recipes, what ``train --game factors_multiples`` trains
+"""Factors and Multiples: its training recipes, what ``train factors_multiples`` trains
 with (the names are read by boardgame_envs.training.ppo.recipes and
 boardgame_envs.training.exit.recipes). The PPO recipe is the one the shipped policy was
 trained with; docs/design-notes.md gives the figures."""

@@ -1,4 +1,4 @@
-"""Tahiti: its training recipes, what ``train --game tahiti`` trains with (the names are read
+"""Tahiti: its training recipes, what ``train tahiti`` trains with (the names are read
 by boardgame_envs.training.ppo.recipes and boardgame_envs.training.exit.recipes). The PPO
 recipe is the one the shipped policy was trained with; docs/design-notes.md gives the
 figures."""

@@ -1,4 +1,4 @@
-"""Wasabi!: its training recipes, what ``train --game wasabi`` trains with (the names are read
+"""Wasabi!: its training recipes, what ``train wasabi`` trains with (the names are read
 by boardgame_envs.training.ppo.recipes and boardgame_envs.training.exit.recipes). The PPO
 recipe is the one the shipped policy was trained with; docs/design-notes.md gives the
 figures."""
