@@ -339,3 +339,73 @@ def test_carcassonne_castle_counts_and_wall_tiles_are_the_code_s():
     effects = {int(kind): effect for kind, _, effect in rows}
     assert f"counts {KEEP_BONUS_TILES} tiles larger" in effects[8]
     assert f"{WALL9_POINTS} points" in effects[9]
+
+
+def test_tahiti_setup_table_is_the_code_s():
+    """Cubes per kind, home side, starting islands, water tiles, favourite set and stack
+    sizes per player count, as a new game deals them."""
+    import boardgame_envs
+    from boardgame_envs.tahiti.data import (
+        CUBES_PER_KIND,
+        CUBES_REMOVED_PER_KIND,
+        FAVOURITE_SETS,
+        START_LAYOUT,
+        TILE_NAMES,
+        WATERS,
+        home_side,
+    )
+
+    rows = _table(_page("tahiti"), "| players | cubes of each kind | home side")
+    assert [int(row[0]) for row in rows] == [2, 3, 4]
+    for players, cubes, side, islands, waters, favourites, stacks in rows:
+        n = int(players)
+        assert int(cubes) == CUBES_PER_KIND - CUBES_REMOVED_PER_KIND[n]
+        assert side == home_side(n)
+        layout = START_LAYOUT[side]
+        names = [TILE_NAMES[tile] for tile, _, _ in layout if tile not in WATERS]
+        assert islands == f"{names[0]}–{names[-1]}" and int(waters) == len(layout) - len(names)
+        assert favourites == f"F{min(FAVOURITE_SETS[n])}–F{max(FAVOURITE_SETS[n])}"
+        state = boardgame_envs.make_rules("tahiti").new_state(n, seed=1).to_dict()
+        assert stacks == " + ".join(str(len(stack)) for stack in state["stacks"])
+        assert sum(state["bag"]) + 2 * len(names) == 5 * int(cubes)
+
+
+def test_tahiti_tables_and_counts_are_the_code_s():
+    from boardgame_envs.tahiti.data import (
+        BOUNTY_WITH_HAUMEA,
+        BOUNTY_WITHOUT_HAUMEA,
+        CANOE_CAPACITY,
+        FAVOURITE_FIRST,
+        FAVOURITE_SECOND,
+        FAVOURITES,
+        FISH_DRAWS,
+        FISH_DRAWS_WITH_BONUS,
+        GOODS_NAMES,
+        SET_BONUS,
+        TOKEN_COUNTS,
+        UNDEPLETED_AT_END,
+        paddles,
+    )
+
+    text = _page("tahiti")
+    flat = " ".join(text.split())
+    rows = text[text.index("| cubes on the canoe |") :].splitlines()[:3]
+    cubes = [int(c) for c in rows[0].strip("|").split("|")[1:]]
+    uncovered = [int(c) for c in rows[2].strip("|").split("|")[1:]]
+    assert cubes == list(range(CANOE_CAPACITY + 1))
+    assert uncovered == [paddles(n) for n in cubes]
+    rows = text[text.index("| complete sets |") :].splitlines()[:3]
+    sets = [int(c) for c in rows[0].strip("|").split("|")[1:]]
+    bonus = [int(c) for c in rows[2].strip("|").split("|")[1:]]
+    assert bonus == [SET_BONUS[c] for c in sets]
+    assert all(SET_BONUS[c] == c * (c + 5) // 2 for c in range(len(SET_BONUS)))
+    for number, crops in FAVOURITES.items():
+        assert f"F{number} {GOODS_NAMES[crops[0]]}–{GOODS_NAMES[crops[1]]}" in flat
+    assert sorted(TOKEN_COUNTS.values()) == [6, 12] and "12 plain and 6 with a fishing" in flat
+    assert (BOUNTY_WITH_HAUMEA, BOUNTY_WITHOUT_HAUMEA) == (3, 2)
+    assert "Draw 3 cubes from the bag (2 once Haumea has left" in flat
+    assert (FISH_DRAWS, FISH_DRAWS_WITH_BONUS) == (2, 3)
+    assert "Draw 2 cubes (3 on a tile with a fishing-bonus token)" in flat
+    assert (FAVOURITE_FIRST, FAVOURITE_SECOND) == (5, 3)
+    assert "The highest count scores 5 and the second highest 3" in flat
+    assert f"leaves only **{UNDEPLETED_AT_END}** islands without a token" in flat
