@@ -409,3 +409,51 @@ def test_tahiti_tables_and_counts_are_the_code_s():
     assert (FAVOURITE_FIRST, FAVOURITE_SECOND) == (5, 3)
     assert "The highest count scores 5 and the second highest 3" in flat
     assert f"leaves only **{UNDEPLETED_AT_END}** islands without a token" in flat
+
+
+def test_wasabi_components_tables_are_the_code_s():
+    """Ingredients per category, tokens, and active columns and kitchen per player count."""
+    from boardgame_envs.wasabi.data import (
+        ACTIVE_COLUMNS,
+        CARD_HAND_LIMIT,
+        CARDS_IN_PLAY,
+        DECK_RECIPES,
+        INGREDIENTS,
+        LENGTHS,
+        MENU_SLOTS,
+        RECIPES,
+        ROWS,
+        TILE_HAND_LIMIT,
+        TOKENS,
+    )
+
+    text = _page("wasabi")
+    flat = " ".join(text.split())
+    stated = {}
+    for category, kinds in _table(text, "| category | kinds"):
+        for item in kinds.split(", "):
+            name, count = item.rsplit(" ", 1)
+            stated[name] = (category, int(count))
+    assert stated == {i.name: (i.category, i.tiles) for i in INGREDIENTS}
+    not_giftable = [i.name for i in INGREDIENTS if not i.giftable]
+    assert not_giftable == ["Rice", "Fugu", "Uni", "Lobster"]
+    assert "Rice and the unique kinds (Fugu, Uni, Lobster) may not be given" in flat
+    rows = _table(text, "| recipe length | tokens per player")
+    assert {int(r[0]): tuple(int(x) for x in r[1:]) for r in rows} == {
+        length: tuple(token) for length, token in TOKENS.items()
+    }
+    rows = _table(text, "| players | active columns | cells | kitchen")
+    for players, columns, cells, kitchen in rows:
+        n = int(players)
+        assert int(columns) == ACTIVE_COLUMNS[n] and int(cells) == ROWS * ACTIVE_COLUMNS[n]
+        assert tuple(int(x) for x in kitchen.split(", ")) == CARDS_IN_PLAY[n]
+    decks = ", ".join(
+        f"{len(deck)} of length {length}" for length, deck in zip(LENGTHS, DECK_RECIPES)
+    )
+    assert decks.replace(", 10 of", " and 10 of") in flat
+    limits = (TILE_HAND_LIMIT, MENU_SLOTS, CARD_HAND_LIMIT)
+    assert "holds at most {} tiles, {} recipes and {} action cards".format(*limits) in flat
+    by_name = {r.name: r for r in RECIPES}
+    for name in ("Salmon Nigiri", "Dragon Roll"):
+        kinds = " → ".join(INGREDIENTS[k].name for k in by_name[name].kinds)
+        assert f"{name} is {kinds}" in flat, name
