@@ -457,3 +457,16 @@ def test_wasabi_components_tables_are_the_code_s():
     for name in ("Salmon Nigiri", "Dragon Roll"):
         kinds = " → ".join(INGREDIENTS[k].name for k in by_name[name].kinds)
         assert f"{name} is {kinds}" in flat, name
+
+
+def test_tahiti_favourite_example_is_the_code_s():
+    """Taro counts 5, 5, 3, 0 with taro on the first three players' tiles: 5, 5, 3 (and 0)."""
+    from boardgame_envs.tahiti.data import FAVOURITES, TARO
+    from boardgame_envs.tahiti.rules import favourite_bonus
+
+    flat = " ".join(_page("tahiti").split())
+    assert "with taro counts of 5, 5, 3 and 0, each player with 5 scores 5 and the" in flat
+    with_taro = [f for f, crops in FAVOURITES.items() if TARO in crops]
+    without = next(f for f, crops in FAVOURITES.items() if TARO not in crops)
+    charts = [[0, 0, count, 0, 0] for count in (5, 5, 3, 0)]
+    assert favourite_bonus(charts, with_taro[:3] + [without]) == [5, 5, 3, 0]
