@@ -41,6 +41,7 @@ def live_server(data: Path, agent_pause: float = 0.0) -> Iterator[tuple[str, Any
     try:
         yield f"http://127.0.0.1:{port}", app
     finally:
+        app.state.stop_streams()
         server.should_exit = True
         thread.join(10)
 

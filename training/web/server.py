@@ -87,15 +87,21 @@ def make_app(data: str | Path, agent_pause: float = 0.0) -> Starlette:
             if event is not None:
                 event.set()
 
+        def stop() -> None:
+            stopping[0].set()
+            for event in list(waiters.values()):
+                event.set()
+
         store.on_change = lambda table: loop.call_soon_threadsafe(wake, table.id)
+        # the event streams end first when the server stops (uvicorn waits for open
+        # answers before the app's shutdown)
+        app.state.stop_streams = lambda: loop.call_soon_threadsafe(stop)
         await run_in_threadpool(store.load)
         for problem in store.problems:
             print(f"boardgame-envs serve: skipped {problem}", file=sys.stderr)
         store.start_agents()
         yield
-        stopping[0].set()
-        for event in list(waiters.values()):
-            event.set()
+        stop()
 
     async def start_page(request: Request) -> Response:
         return FileResponse(STATIC / "start.html")
@@ -176,6 +182,7 @@ def make_app(data: str | Path, agent_pause: float = 0.0) -> Starlette:
     routes = [
         Route("/", start_page),
         Route("/t/{table}/{seat}", table_page),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/games", games),
         Route("/api/tables", create, methods=["POST"]),
         Route(seat_path, view),
@@ -344,7 +351,7 @@ def run(args: argparse.Namespace) -> None:
             "link can play that seat",
             flush=True,
         )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
@@ -352,3 +359,19 @@ def run(args: argparse.Namespace) -> None:
         access_log=False,
         timeout_graceful_shutdown=2,
     )
+    serve_app(uvicorn.Server(config), app)
+
+
+def serve_app(server: uvicorn.Server, app: Starlette) -> None:
+    """Run ``server`` (serving ``app``) until it is stopped; its event streams end first,
+    so that it stops at once."""
+    handle_exit = server.handle_exit
+
+    def stop(sig: int, frame: Any) -> None:
+        stop_streams = getattr(app.state, "stop_streams", None)
+        if stop_streams is not None:
+            stop_streams()
+        handle_exit(sig, frame)
+
+    server.handle_exit = stop  # type: ignore[method-assign]
+    server.run()

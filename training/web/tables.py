@@ -138,7 +138,7 @@ class Table:
         self.on_change: Callable[[Table], None] = lambda table: None
         self.save: Callable[[Table], None] = lambda table: None
         self._runner: threading.Thread | None = None
-        self._cache: dict[Any, tuple[int, Any]] = {}
+        self._cache: dict[Any, Any] = {}
 
     # -- who may do what ---------------------------------------------------------------
     def check_token(self, seat: Any, token: Any) -> int:
@@ -221,22 +221,21 @@ class Table:
 
     def _changed(self, saved: bool = False) -> None:
         self.version += 1
-        self._cache.clear()
-        if saved:
+        if saved:  # a move: what was drawn of the position before is stale
+            self._cache.clear()
             self.save(self)
         self.on_change(self)
 
     def cached(self, key: Any, make: Callable[[], Any]) -> Any:
-        """``make()``, kept until the table next changes."""
+        """``make()``, kept until the next move (``key`` names what it depends on)."""
         with self.lock:
-            hit = self._cache.get(key)
-            if hit is not None and hit[0] == self.version:
-                return hit[1]
-            version = self.version
+            if key in self._cache:
+                return self._cache[key]
+            moves = len(self.actions)
         value = make()
         with self.lock:
-            if self.version == version:
-                self._cache[key] = (version, value)
+            if len(self.actions) == moves:
+                self._cache[key] = value
         return value
 
     # -- agents --------------------------------------------------------------------------

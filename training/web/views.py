@@ -42,14 +42,24 @@ TARGET_GAP = 3
 
 def seat_view(table: Table, seat: int) -> dict[str, Any]:
     """Everything ``seat``'s page shows now, as a JSON-ready dict (see the module)."""
-    return table.cached(("view", seat), lambda: _seat_view(table, seat))
-
-
-def _seat_view(table: Table, seat: int) -> dict[str, Any]:
     with table.lock:
-        state = python_state(table.state)
         version, moves = table.version, len(table.actions)
         thinking, agent_error = table.thinking, table.agent_error
+    # what the position shows is drawn once per position (not again when an agent starts
+    # thinking), and that part of the answer is shared by every request
+    board = table.cached(("board", seat, moves), lambda: _board(table, seat))
+    view = {"version": version, "thinking": thinking, "agentError": agent_error, **board}
+    if view["onlyMove"]:  # the server plays a person's only move (Table.run_agents)
+        view["thinking"] = seat
+    if thinking is not None:
+        view["legal"], view["targets"] = [], []
+    return view
+
+
+def _board(table: Table, seat: int) -> dict[str, Any]:
+    with table.lock:
+        state = python_state(table.state)
+        moves = len(table.actions)
         log = list(table.log)
     renderer = state.rules.renderer
     draw = picture_function(renderer)
@@ -63,11 +73,8 @@ def _seat_view(table: Table, seat: int) -> dict[str, Any]:
         "title": table.info.title,
         "numPlayers": table.num_players,
         "players": players,
-        "version": version,
         "move": moves,
         "toMove": to_move,
-        "thinking": thinking,
-        "agentError": agent_error,
         "finished": finished,
         "scores": score_texts(renderer, state, seat),
         "text": state.render_text(seat, legend=False),
@@ -75,16 +82,18 @@ def _seat_view(table: Table, seat: int) -> dict[str, Any]:
         "log": _log_lines(log, seat, players),
         "legal": [],
         "targets": [],
+        "onlyMove": False,
         "picture": None,
         "pictureSize": None,
     }
     if draw is not None:
         picture = draw(state, seat)
-        png = image.png_bytes(picture, palette=True, level=6)
+        png = image.png_bytes(picture, level=6)
         view["picture"] = base64.b64encode(png).decode("ascii")
         view["pictureSize"] = [int(picture.shape[1]), int(picture.shape[0])]
-    if to_move == seat and thinking is None:
-        legal = state.legal_actions()
+    legal = state.legal_actions() if to_move == seat else []
+    view["onlyMove"] = len(legal) == 1
+    if len(legal) > 1:
         view["legal"] = [{"action": int(a), "text": state.describe_action(a)} for a in legal]
         if draw is not None:
             view["targets"] = click_targets(state, seat, draw)

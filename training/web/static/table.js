@@ -36,6 +36,7 @@
     let state, status;
     if (v.finished) { state = "over"; status = "Game over."; }
     else if (v.agentError) { state = "stuck"; status = v.agentError; }
+    else if (v.thinking === v.seat) { state = "thinking"; status = "Playing your only move"; }
     else if (v.thinking !== null) {
       state = "thinking";
       status = v.players[v.thinking] + " is thinking";
@@ -71,7 +72,7 @@
       if (v.toMove === s) row.classList.add("to-move");
       if (v.finished && v.winners.includes(s)) row.classList.add("winner");
       row.insertCell();
-      row.insertCell().textContent = v.players[s] + (v.thinking === s ? " (thinking\u2026)" : "");
+      row.insertCell().textContent = v.players[s] + (v.thinking === s && s !== v.seat ? " (thinking\u2026)" : "");
       row.insertCell().textContent = v.scores[s];
     }
   }
