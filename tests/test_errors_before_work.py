@@ -33,6 +33,8 @@ EXIT = ["train", "--algo", "exit", "wasabi", "--iterations", "1"]
 EXIT += ["--games-per-iteration", "1", "--eval-every", "0", "--no-progress"]
 LEADERBOARD = ["leaderboard", "--games", "wasabi", "--agents", "heuristic,random"]
 LEADERBOARD += ["--two-player-games", "2", "--large-table-games", "1", "--no-progress"]
+BENCHMARK = ["benchmark", "heuristic", "--games", "2", "--large-table-games", "20"]
+BENCHMARK += ["--no-progress"]
 RECORD = "{record}"  # replaced by a saved game's record, outside the command's folder
 REPLAY = ["replay", RECORD, "--pace", "0"]
 
@@ -61,10 +63,15 @@ CASES = {
     "leaderboard-out-unwritable": (LEADERBOARD + ["--out", "/proc/x/y"], "--out"),
     "leaderboard-readme-without-block": (LEADERBOARD + ["--readme", "existing.txt"], "--readme"),
     "leaderboard-publish-elsewhere": (LEADERBOARD + ["--publish"], "--publish"),
+    "benchmark-out-file": (BENCHMARK + ["--out", "existing.txt"], "--out"),
+    "benchmark-out-unwritable": (BENCHMARK + ["--out", "/proc/x/y"], "--out"),
+    "benchmark-save-games-file": (BENCHMARK + ["--save-games", "existing.txt"], "--save-games"),
+    "benchmark-verify-no-card": (["benchmark", "--verify", "folder"], "--verify"),
     # a bad agent (bench plays no agents: a bad game; replay plays none: a bad record)
     "eval-agent": (EVAL + ["--agents", "heuristic,nosuchagent"], "nosuchagent"),
     "league-agent": (LEAGUE + ["--agents", "heuristic,nosuchagent"], "nosuchagent"),
     "leaderboard-agent": (LEADERBOARD + ["--agents", "heuristic,nosuchagent"], "nosuchagent"),
+    "benchmark-agent": (["benchmark", "nosuchagent"] + BENCHMARK[2:], "nosuchagent"),
     "watch-agent": (WATCH + ["--agents", "heuristic,nosuchagent"], "nosuchagent"),
     "train-agent": (TRAIN + ["--opponent", "nosuchagent"], "nosuchagent"),
     "exit-agent": (EXIT + ["--opponent", "nosuchagent"], "nosuchagent"),
@@ -74,6 +81,7 @@ CASES = {
     "eval-option": (EVAL + ["--games", "0"], "--games"),
     "league-option": (LEAGUE + ["--games", "0"], "--games"),
     "leaderboard-option": (LEADERBOARD + ["--two-player-games", "0"], "--two-player-games"),
+    "benchmark-option": (BENCHMARK + ["--large-table-games", "30"], "--large-table-games"),
     "watch-option": (WATCH + ["--pace", "-1"], "--pace"),
     "replay-option": (REPLAY + ["--seat", "9"], "--seat"),
     "bench-option": (BENCH + ["--engines", "bogus"], "--engines"),

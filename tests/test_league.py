@@ -256,9 +256,9 @@ def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_th
     played = []
     real_play_one = evaluate.play_one
 
-    def counted(rules, lone, field, seed, g):
+    def counted(rules, lone, field, seed, g, duplicate=False):
         played.append(g)
-        return real_play_one(rules, lone, field, seed, g)
+        return real_play_one(rules, lone, field, seed, g, duplicate)
 
     monkeypatch.setattr(evaluate, "play_one", counted)
     again = leaderboard.main(board("again")).read_text()

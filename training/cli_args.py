@@ -264,7 +264,8 @@ def field_docs(cls: type) -> dict[str, str]:
 
 def add_dataclass_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
     """One option per field of ``cls``, its docstring the help; a field named ``game`` is
-    the command's first positional argument (:func:`add_game_argument`)."""
+    the command's first positional argument (:func:`add_game_argument`), as is a field named
+    in the class's ``POSITIONAL`` (optional, given without its flag)."""
     docs = field_docs(cls)
     hints = typing.get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}
@@ -276,6 +277,16 @@ def add_dataclass_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
         default = _default(f)
         help_text = plain_help(docs.get(f.name, ""), default, _is_required(f))
         flag = flag_of(f.name)
+        if f.name in getattr(cls, "POSITIONAL", ()):  # e.g. benchmark's AGENT
+            parser.add_argument(
+                f.name,
+                nargs="?",
+                type=kind,
+                default=default,
+                help=help_text,
+                metavar=f.name.upper(),
+            )
+            continue
         if kind is bool:  # bool or bool | None: --flag / --no-flag
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, default=default, help=help_text

@@ -1,5 +1,5 @@
 """The ``boardgame-envs`` command: list, play, watch, replay, train, eval, league, leaderboard,
-bench, demo.
+bench, benchmark, demo.
 
 boardgame-envs list
 boardgame-envs play factors_multiples --vs heuristic --num-players 3
@@ -11,6 +11,7 @@ boardgame-envs eval wasabi --agents ppo:runs/my_run,heuristic,random --games 500
 boardgame-envs league cornucopia --num-players 2,4 --workers 2
 boardgame-envs leaderboard --workers 2
 boardgame-envs bench --seconds 3
+boardgame-envs benchmark heuristic --workers 2
 boardgame-envs demo
 """
 
@@ -131,6 +132,7 @@ SUMMARIES = {
     "league": "a round robin of a game's agents: win-share matrix, ratings, plots",
     "leaderboard": "every game's league at 2 players and its largest table",
     "bench": "the speed of every game on each engine, beside Connect Four",
+    "benchmark": "a score card for an agent against the fixed reference pool, checkable",
     "demo": "train a policy for Factors and Multiples, then rank it (make demo)",
     "serve": "a web app: play the games in the browser against agents or other people",
 }
@@ -155,6 +157,7 @@ COMMAND_MODULES = {
     "league": "boardgame_envs.training.evaluation.league",
     "leaderboard": "boardgame_envs.training.evaluation.leaderboard",
     "bench": "boardgame_envs.training.evaluation.bench",
+    "benchmark": "boardgame_envs.training.evaluation.benchmark",
     "demo": "boardgame_envs.training.cli.demo",
 }
 RUNNERS = {

@@ -42,6 +42,7 @@ from boardgame_envs.training.cli_args import (
     one_of,
     parse_args,
 )
+from boardgame_envs.training.evaluation.duplicate import check_duplicate_games
 from boardgame_envs.training.evaluation.league import Args as LeagueArgs
 from boardgame_envs.training.evaluation.league import (
     default_agents,
@@ -87,6 +88,9 @@ class Args:
     """games per pairing (per direction) at the game's largest table"""
     seed: int = 4_000_000_000
     """seed of game 0 of every league (never used for tuning)"""
+    duplicate: bool = False
+    """duplicate deals: every deal played in every seating, intervals over deals; the games
+    per pairing must then be a multiple of the table size"""
     workers: int = 2
     """processes (or Ray tasks at a time) that play games in parallel"""
     backend: str = "local"
@@ -119,7 +123,11 @@ class Args:
                 "backend": one_of(*BACKENDS),
             },
         )
-        self.game_list()
+        games = self.game_list()
+        if self.duplicate:
+            check_duplicate_games(self.two_player_games, [2], "--two-player-games")
+            largest = sorted({max(table_sizes(game)) for game in games} - {2})
+            check_duplicate_games(self.large_table_games, largest, "--large-table-games")
         if self.publish:
             if self.out != DEFAULT_OUT or self.readme:
                 raise InvalidConfigError(
@@ -314,6 +322,7 @@ def main(args: Args) -> Path:
                 agents=",".join(agents[game, n]),
                 games=games[n],
                 seed=args.seed,
+                duplicate=args.duplicate,
                 workers=args.workers,
                 backend=args.backend,
                 ray_address=args.ray_address,
@@ -332,11 +341,19 @@ def main(args: Args) -> Path:
             f"(`{args.search}`: its default budget, iterations alone; its strength is measured "
             "in [results.md](results.md)) and the search guided by the network "
             "(`ismcts-net:<game>,seconds=0`) at the table sizes a network is shipped for — in a "
-            "round robin per game and table size: common deals (game g of every "
-            f"pairing is dealt from seed {args.seed:,} + g), the lone agent's seat rotated, "
-            "openskill (Plackett–Luce) ratings ranked by the conservative μ − 3σ. A matrix "
+            "round robin per game and table size: "
+            + (
+                f"duplicate deals (every deal played in every seating; game g of every pairing "
+                f"at n players is dealt from seed {args.seed:,} + g // n)"
+                if args.duplicate
+                else f"common deals (game g of every pairing is dealt from seed {args.seed:,} "
+                "+ g), the lone agent's seat rotated"
+            )
+            + ", openskill (Plackett–Luce) ratings ranked by the conservative μ − 3σ. A matrix "
             "cell is the row agent's win share alone against the column agent in every other "
-            "seat, with its Wilson 95% interval. Seconds per decision are measured on the "
+            "seat, with its "
+            + ("95% interval over deals (Student's t)" if args.duplicate else "Wilson 95% interval")
+            + ". Seconds per decision are measured on the "
             "machine that made the page (two worker processes on 2 cores) and vary from run "
             "to run; everything else is reproduced exactly by the command above.",
             "",

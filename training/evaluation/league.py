@@ -40,6 +40,7 @@ from boardgame_envs.training.cli_args import (
     parse_args,
     parse_int_list,
 )
+from boardgame_envs.training.evaluation.duplicate import check_duplicate_games
 from boardgame_envs.training.evaluation.tournament import (
     TOURNAMENT_ALLOWED,
     KeptPairings,
@@ -109,6 +110,9 @@ class Args:
     """games per pairing (per direction with 3 or more players)"""
     seed: int = 0
     """seed of game 0; game g uses seed + g"""
+    duplicate: bool = False
+    """duplicate deals: every deal played in every seating (game g dealt from seed + g // n),
+    intervals over deals; --games must then be a multiple of every table size"""
     workers: int = 1
     """processes (or Ray tasks at a time) that play games in parallel"""
     backend: str = "local"
@@ -127,7 +131,9 @@ class Args:
     def __post_init__(self) -> None:
         check_game(self)
         check_fields(self, TOURNAMENT_ALLOWED)
-        parse_int_list("num_players", self.num_players)
+        sizes = parse_int_list("num_players", self.num_players)
+        if self.duplicate:
+            check_duplicate_games(self.games, sizes)
         if self.game is not None:
             check_output_folder("--out", self.out or f"league/{self.game}")
         if self.save_games:
@@ -155,6 +161,7 @@ def run_league(args: Args, kept: KeptPairings | None = None) -> Tournament:
         ray_address=args.ray_address,
         save_games=args.save_games or None,
         kept=kept,
+        duplicate=args.duplicate,
     )
 
 
@@ -214,16 +221,20 @@ def git_output(*arguments: str) -> str | None:
 
 def league_markdown(tournament: Tournament, games: int, made: str) -> str:
     sizes = sorted({r.num_players for r in tournament.results})
-    parts = [
-        f"# League: {tournament.game}",
-        "",
-        made,
-        "",
-        f"{games} games per pairing, common deals, the lone agent's seat rotated. A cell is "
-        "the row agent's win share (shared wins count 1/k) alone against the column agent in "
-        "every other seat, with its Wilson 95% interval.",
-        "",
-    ]
+    if tournament.duplicate:
+        how = (
+            f"{games} games per pairing, duplicate deals: each deal played in every seating "
+            "(game g dealt from seed + g // n). A cell is the row agent's win share (shared "
+            "wins count 1/k) alone against the column agent in every other seat, with its 95% "
+            "interval computed over deals (Student's t of the per-deal means)."
+        )
+    else:
+        how = (
+            f"{games} games per pairing, common deals, the lone agent's seat rotated. A cell "
+            "is the row agent's win share (shared wins count 1/k) alone against the column "
+            "agent in every other seat, with its Wilson 95% interval."
+        )
+    parts = [f"# League: {tournament.game}", "", made, "", how, ""]
     for n in sizes:
         parts += [win_share_matrix(tournament, n), ""]
     parts += [markdown_table(tournament), ""]

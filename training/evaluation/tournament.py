@@ -7,8 +7,13 @@ With two players (A, B) and (B, A) are the same games seen from each side, so th
 played once. Games are driven through the rules engine directly, and each agent acts on
 its own seat's view only.
 
+With ``--duplicate`` every deal is played in every seating instead (game g: deal seed + g // n,
+seat g % n; see ``boardgame_envs.training.evaluation.duplicate``), and the intervals are
+computed over deals.
+
 Per pairing it reports wins / draws (a shared first place) / losses, the win share (a
-shared win counts 1/k) with its 95% Wilson interval, and the agent's mean game score;
+shared win counts 1/k) with its 95% interval (Wilson over games; with duplicate deals,
+Student's t over deals), and the agent's mean game score;
 over the whole tournament, openskill (Plackett-Luce) ratings fitted to every lone seat's
 result against each opposing seat.
 
@@ -28,7 +33,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import math
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -50,6 +54,12 @@ from boardgame_envs.training.cli_args import (
     one_of,
     parse_args,
     parse_int_list,
+)
+from boardgame_envs.training.evaluation.duplicate import (
+    check_duplicate_games,
+    deal_and_seat,
+    deal_interval,
+    wilson_interval,
 )
 from boardgame_envs.training.parallel import BACKENDS, WorkerError, check_backend, run_tasks
 
@@ -76,6 +86,10 @@ class Args:
     others ("" = every pairing, with 3 or more players both directions of each)"""
     seed: int = 0
     """seed of game 0; game g uses seed + g"""
+    duplicate: bool = False
+    """duplicate deals: every deal played in every seating (2 players: both; n players: the
+    lone agent in each seat), game g dealt from seed + g // n; intervals over deals. --games
+    must then be a multiple of every table size"""
     out: str = ""
     """folder for results.md, results.csv, results.json and heatmap PNGs ("" = print only)"""
     progress: bool = True
@@ -96,7 +110,9 @@ class Args:
     def __post_init__(self) -> None:
         check_game(self)
         check_fields(self, TOURNAMENT_ALLOWED)
-        parse_int_list("num_players", self.num_players)
+        sizes = parse_int_list("num_players", self.num_players)
+        if self.duplicate:
+            check_duplicate_games(self.games, sizes)
         if self.out:
             check_output_folder("--out", self.out)
         if self.save_games:
@@ -127,6 +143,8 @@ class PairingResult:
     score_sum: float = 0.0
     opponent_score_sum: float = 0.0  # mean over the opposing seats, summed over games
     seconds: float = 0.0
+    seatings: int = 0  # duplicate deals: the games of each deal (0: plain games)
+    points: list[float] = field(default_factory=list)  # the lone agent's win share per game
 
     @property
     def win_share(self) -> float:
@@ -134,7 +152,14 @@ class PairingResult:
 
     @property
     def ci95(self) -> tuple[float, float]:
+        """Wilson over games; with duplicate deals, Student's t over deals."""
+        if self.seatings and self.points:
+            return deal_interval(self.points, self.seatings)
         return wilson_interval(self.win_points, self.games)
+
+    @property
+    def deals(self) -> int:
+        return self.games // self.seatings if self.seatings else self.games
 
     @property
     def mean_score(self) -> float:
@@ -158,6 +183,7 @@ class PairingResult:
         self.games += 1
         self.score_sum += scores[seat]
         self.opponent_score_sum += (sum(scores) - scores[seat]) / (len(scores) - 1)
+        self.points.append(1 / len(winners) if seat in winners else 0.0)
         if seat in winners:
             self.win_points += 1 / len(winners)
             if len(winners) == 1:
@@ -185,6 +211,8 @@ class PairingResult:
             decision_seconds=self.field_seconds,
             field_decisions=self.decisions,
             field_seconds=self.decision_seconds,
+            seatings=self.seatings,
+            points=[1.0 - p for p in self.points],
         )
 
     def as_row(self) -> dict:
@@ -202,7 +230,7 @@ class PairingResult:
             "ci95_high": round(high, 4),
             "mean_score": round(self.mean_score, 3),
             "seconds_per_decision": round(self.seconds_per_decision, 5),
-        }
+        } | ({"deals": self.deals, "interval": "t over deals"} if self.seatings else {})
 
 
 @dataclass
@@ -210,23 +238,13 @@ class Tournament:
     game: str
     results: list[PairingResult] = field(default_factory=list)
     ratings: dict[str, tuple[float, float]] = field(default_factory=dict)  # mu, sigma
+    duplicate: bool = False  # every deal played in every seating
 
     def result(self, agent: str, opponent: str, num_players: int = 2) -> PairingResult:
         for r in self.results:
             if (r.agent, r.opponent, r.num_players) == (agent, opponent, num_players):
                 return r
         raise KeyError((agent, opponent, num_players))
-
-
-def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (shared wins count fractionally)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
@@ -277,13 +295,21 @@ def _play(
     return state, decisions, seconds, actions
 
 
-def play_one(rules: Rules, lone: Agent, field_agents: list[Agent], seed: int, g: int) -> GameRecord:
-    """Game ``g`` of a pairing: deal ``seed + g``, the lone agent at seat ``g % n``."""
+def play_one(
+    rules: Rules,
+    lone: Agent,
+    field_agents: list[Agent],
+    seed: int,
+    g: int,
+    duplicate: bool = False,
+) -> GameRecord:
+    """Game ``g`` of a pairing: deal ``seed + g``, the lone agent at seat ``g % n``; with
+    ``duplicate``, deal ``seed + g // n`` (each deal in every seating)."""
     n = len(field_agents) + 1
-    seat = g % n
+    deal, seat = deal_and_seat(seed, g, n, duplicate)
     table = list(field_agents)
     table.insert(seat, lone)
-    state, decisions, seconds, actions = _play(rules, table, seed + g, {})
+    state, decisions, seconds, actions = _play(rules, table, deal, {})
     return GameRecord(
         seat,
         tuple(state.scores()),
@@ -304,13 +330,16 @@ def play_pairing(
     games: int,
     seed: int,
     on_game=None,
+    duplicate: bool = False,
 ) -> PairingResult:
-    """``lone`` agent against the ``field`` agents (one per other seat), seats rotated."""
+    """``lone`` agent against the ``field`` agents (one per other seat), seats rotated
+    (with ``duplicate``, each deal in every seating)."""
     (lone_name, lone_agent), (field_name, field_agents) = lone, field
-    result = PairingResult(lone_name, field_name, len(field_agents) + 1)
+    n = len(field_agents) + 1
+    result = PairingResult(lone_name, field_name, n, seatings=n if duplicate else 0)
     started = time.perf_counter()
     for g in range(games):
-        record = play_one(rules, lone_agent, field_agents, seed, g)
+        record = play_one(rules, lone_agent, field_agents, seed, g, duplicate)
         result.record(record)
         if on_game is not None:
             on_game(record)
@@ -334,11 +363,14 @@ def _worker_agent(game: str, spec: str, index: int) -> Agent:
     return _WORKER_AGENTS[key]
 
 
-def _play_task(task: tuple[str, str, str, int, int, int]) -> GameRecord:
-    """One game of a pairing, from plain data: what a worker process or a Ray task runs."""
-    game, lone, other, n, seed, g = task
+def _play_task(task: tuple) -> GameRecord:
+    """One game of a pairing, from plain data: what a worker process or a Ray task runs
+    (game, lone spec, field spec, table size, seed, game index[, duplicate])."""
+    game, lone, other, n, seed, g, *rest = task
+    duplicate = bool(rest and rest[0])
     field_agents = [_worker_agent(game, other, i + 1) for i in range(n - 1)]
-    return play_one(make_rules(game), _worker_agent(game, lone, 0), field_agents, seed, g)
+    lone_agent = _worker_agent(game, lone, 0)
+    return play_one(make_rules(game), lone_agent, field_agents, seed, g, duplicate)
 
 
 def evaluate_against(
@@ -402,6 +434,7 @@ def run_tournament(
     lone: str = "",
     save_games: str | Path | None = None,
     kept: KeptPairings | None = None,
+    duplicate: bool = False,
 ) -> Tournament:
     """Play every pairing of ``agent_specs`` at every table size (with ``lone``, only those
     in which that agent sits alone).
@@ -418,7 +451,9 @@ def run_tournament(
     ``<agent>-vs-<opponent>-<n>p-<game index>.json``. ``kept``: finished pairings found there
     are read instead of played, and each pairing played is kept there as it ends (agents
     given by spec only), so a tournament that was interrupted plays only what is left, with
-    the same tables and ratings.
+    the same tables and ratings. ``duplicate``: every deal in every seating (game g: deal
+    ``seed + g // n``, the lone agent at seat ``g % n``; ``games`` a multiple of every table
+    size), the intervals over deals.
     """
     check_backend(backend, workers)
     elsewhere = workers > 1 or backend == "ray"
@@ -442,6 +477,8 @@ def run_tournament(
         raise InvalidConfigError(f"a tournament needs two different agents; got {agent_specs}")
     for n in table_sizes:
         rules.check_num_players(n)
+    if duplicate:
+        check_duplicate_games(games, table_sizes, "games")
     if lone and lone not in agent_specs:
         raise InvalidConfigError(
             f"lone agent {lone!r} is not one of the agents; allowed: {', '.join(agent_specs)}"
@@ -464,26 +501,28 @@ def run_tournament(
         if (i < j if n == 2 else i != j) and _includes(lone, a, b, n)
     ]
     saver = GameSaver(save_games, game, sources) if save_games else None
-    tournament = Tournament(game)
+    tournament = Tournament(game, duplicate=duplicate)
     ratings = _Ratings()
-    found = {p: kept.load(game, *p, games, seed) for p in pairings} if kept else {}
+    found = {p: kept.load(game, *p, games, seed, duplicate) for p in pairings} if kept else {}
     to_play = [p for p in pairings if found.get(p) is None]
     if elsewhere:
         remote = {name: resolve_agent_spec(source) for name, source in sources.items()}
         tasks = [
-            (game, remote[a], remote[b], n, seed, g) for a, b, n in to_play for g in range(games)
+            (game, remote[a], remote[b], n, seed, g, duplicate)
+            for a, b, n in to_play
+            for g in range(games)
         ]
         records: Iterator[GameRecord] = run_tasks(_play_task, tasks, workers, backend, ray_address)
     else:
         records = (
-            play_one(rules, lone_agents[a], field_agents[b][: n - 1], seed, g)
+            play_one(rules, lone_agents[a], field_agents[b][: n - 1], seed, g, duplicate)
             for a, b, n in to_play
             for g in range(games)
         )
     bar = tqdm(total=len(to_play) * games, disable=not progress, desc=f"eval {game}", unit="game")
     try:
         for lone, other, n in pairings:
-            result = PairingResult(lone, other, n)
+            result = PairingResult(lone, other, n, seatings=n if duplicate else 0)
             started = time.perf_counter()
             earlier = found.get((lone, other, n))
             played = []
@@ -497,13 +536,14 @@ def run_tournament(
                 result.record(record)
                 ratings.update(lone, other, record)
                 if saver is not None:
-                    saver.save(lone, other, n, seed + g, g, record)
+                    saver.save(lone, other, n, deal_and_seat(seed, g, n, duplicate)[0], g, record)
             if earlier is not None:
                 result.seconds = earlier.seconds
             else:
                 result.seconds = time.perf_counter() - started
                 if kept is not None:
-                    kept.save(game, lone, other, n, games, seed, Kept(played, result.seconds))
+                    pairing = Kept(played, result.seconds)
+                    kept.save(game, lone, other, n, games, seed, pairing, duplicate)
             tournament.results.append(result)
             if n == 2:
                 tournament.results.append(result.mirrored())
@@ -539,8 +579,10 @@ class KeptPairings:
     def __init__(self, folder: str | Path, version: str) -> None:
         self.folder, self.version = Path(folder), version
 
-    def key(self, game: str, lone: str, other: str, n: int, games: int, seed: int) -> dict:
-        return {
+    def key(
+        self, game: str, lone: str, other: str, n: int, games: int, seed: int, duplicate=False
+    ) -> dict:
+        key = {
             "version": self.version,
             "game": game,
             "agent": lone,
@@ -549,14 +591,17 @@ class KeptPairings:
             "games": games,
             "seed": seed,
         }
+        return key | ({"duplicate": True} if duplicate else {})
 
     def path(self, key: dict) -> Path:
         digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
         return self.folder / f"{key['game']}-{key['num_players']}p-{digest[:16]}.json"
 
-    def load(self, game: str, lone: str, other: str, n: int, games: int, seed: int) -> Kept | None:
+    def load(
+        self, game: str, lone: str, other: str, n: int, games: int, seed: int, duplicate=False
+    ) -> Kept | None:
         """The pairing kept under this key, or None (none kept, another key, unreadable)."""
-        key = self.key(game, lone, other, n, games, seed)
+        key = self.key(game, lone, other, n, games, seed, duplicate)
         try:
             data = json.loads(self.path(key).read_text())
             if data["key"] != key or len(data["records"]) != games:
@@ -567,9 +612,17 @@ class KeptPairings:
             return None
 
     def save(
-        self, game: str, lone: str, other: str, n: int, games: int, seed: int, pairing: Kept
+        self,
+        game: str,
+        lone: str,
+        other: str,
+        n: int,
+        games: int,
+        seed: int,
+        pairing: Kept,
+        duplicate: bool = False,
     ) -> Path:
-        key = self.key(game, lone, other, n, games, seed)
+        key = self.key(game, lone, other, n, games, seed, duplicate)
         path = self.path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".partial")
@@ -653,6 +706,7 @@ def evaluate(
     ray_address: str = "",
     save_games: str | Path | None = None,
     progress: bool = False,
+    duplicate: bool = False,
 ) -> Tournament:
     """Benchmark agents against each other: the tournament of ``boardgame-envs eval``.
 
@@ -672,7 +726,8 @@ def evaluate(
     and its openskill ``ratings``, the same as the command line's for the same arguments.
     ``save_games``: a folder for one JSON record per game (``boardgame-envs replay`` shows
     them). ``backend="ray"`` plays the games as Ray tasks, on a local instance of ``workers``
-    CPUs or on the cluster at ``ray_address``.
+    CPUs or on the cluster at ``ray_address``. ``duplicate=True`` plays every deal in every
+    seating (``games`` a multiple of every table size) and computes the intervals over deals.
 
     >>> from boardgame_envs.training.evaluation import evaluate, markdown_table
     >>> tournament = evaluate(
@@ -709,6 +764,7 @@ def evaluate(
         backend=backend,
         ray_address=ray_address,
         save_games=save_games,
+        duplicate=duplicate,
     )
 
 
@@ -761,8 +817,15 @@ def format_seconds(seconds: float) -> str:
 
 
 def markdown_table(tournament: Tournament) -> str:
+    if tournament.duplicate:
+        title = (
+            f"### {tournament.game}: the lone agent against the field, duplicate deals (each "
+            "deal in every seating; 95% CI: Student's t over deals)"
+        )
+    else:
+        title = f"### {tournament.game}: the lone agent against the field, seats rotated"
     lines = [
-        f"### {tournament.game}: the lone agent against the field, seats rotated",
+        title,
         "",
         "| players | agent | opponent | games | W | D | L | win share | 95% CI | mean score "
         "| s/decision |",
@@ -772,8 +835,9 @@ def markdown_table(tournament: Tournament) -> str:
         low, high = r.ci95
         score = f"{r.mean_score:.2f}"
         thinking = format_seconds(r.seconds_per_decision) if r.decisions else "–"
+        games = f"{r.games} ({r.deals} deals)" if r.seatings else str(r.games)
         lines.append(
-            f"| {r.num_players} | {r.agent} | {r.opponent} | {r.games} | {r.wins} | {r.draws} "
+            f"| {r.num_players} | {r.agent} | {r.opponent} | {games} | {r.wins} | {r.draws} "
             f"| {r.losses} | {r.win_share:.3f} | [{low:.3f}, {high:.3f}] | {score} "
             f"| {thinking} |"
         )
@@ -796,6 +860,7 @@ def write_outputs(tournament: Tournament, out: Path) -> list[Path]:
         json.dumps(
             {
                 "game": tournament.game,
+                "duplicate": tournament.duplicate,
                 "results": rows,
                 "ratings": {k: {"mu": mu, "sigma": s} for k, (mu, s) in tournament.ratings.items()},
             },
@@ -855,6 +920,7 @@ def main(args: Args) -> Tournament:
         ray_address=args.ray_address,
         lone=args.lone,
         save_games=args.save_games or None,
+        duplicate=args.duplicate,
     )
     print(markdown_table(tournament))
     if args.out:
