@@ -24,7 +24,8 @@ from tests.web.helpers import open_table, seat_path, wait_view  # noqa: E402
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(make_app(tmp_path / "tables")) as client:
+    # no drawing ahead in another thread: the hidden-information test swaps the state
+    with TestClient(make_app(tmp_path / "tables", prefetch=False)) as client:
         client.data = tmp_path / "tables"
         yield client
 

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import json
+import multiprocessing
 import os
 import re
 import sys
@@ -51,7 +53,7 @@ from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES
 from boardgame_envs.training.cli_args import check_output_folder
 from boardgame_envs.training.web.tables import PERSON, Table, TableError, TableStore
-from boardgame_envs.training.web.views import seat_view
+from boardgame_envs.training.web.views import board_future, finish_view, warm_up
 
 #: The pages and their script and style.
 STATIC = Path(__file__).parent / "static"
@@ -68,12 +70,33 @@ def default_data_folder() -> Path:
     return Path(base) / "boardgame-envs" / "tables"
 
 
+def default_workers() -> int:
+    """Processes that draw pages by default: the cores but one, at least 1, at most 4."""
+    return min(4, max(1, (os.cpu_count() or 2) - 1))
+
+
 # -- the app -------------------------------------------------------------------------------
-def make_app(data: str | Path, agent_pause: float = 0.0) -> Starlette:
+def make_app(
+    data: str | Path, agent_pause: float = 0.0, prefetch: bool = True, workers: int = 0
+) -> Starlette:
     """The web app, keeping its tables in the folder ``data``; agents move at least
     ``agent_pause`` seconds after the move before theirs. Tables are loaded (and their
-    agents set to play) when the app starts."""
+    agents set to play) when the app starts.
+
+    ``workers``: processes that draw the seats' views (the pictures, and the places to
+    click, which take a second in a large position), so that the server answers moves
+    while they draw and uses more than one core; 0 draws them in threads of the server's
+    own process. ``prefetch``: a person's view is drawn as soon as it is their turn, before
+    their page asks.
+    """
     store = TableStore(data, pause=agent_pause)
+    if workers > 0:
+        spawn = multiprocessing.get_context("spawn")  # no fork of a process with threads
+        drawing: concurrent.futures.Executor = concurrent.futures.ProcessPoolExecutor(
+            workers, mp_context=spawn
+        )
+    else:
+        drawing = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="drawing")
     waiters: dict[str, asyncio.Event] = {}
     stopping: list[asyncio.Event] = []  # set when the app stops (one per start)
 
@@ -92,16 +115,26 @@ def make_app(data: str | Path, agent_pause: float = 0.0) -> Starlette:
             for event in list(waiters.values()):
                 event.set()
 
-        store.on_change = lambda table: loop.call_soon_threadsafe(wake, table.id)
+        def changed(table: Table) -> None:
+            loop.call_soon_threadsafe(wake, table.id)
+            if prefetch and not table.finished:
+                mover = table.state.current_player
+                if table.seats[mover].is_person:
+                    board_future(table, mover, drawing)
+
+        store.on_change = changed
         # the event streams end first when the server stops (uvicorn waits for open
         # answers before the app's shutdown)
         app.state.stop_streams = lambda: loop.call_soon_threadsafe(stop)
+        for _ in range(workers):
+            drawing.submit(warm_up)
         await run_in_threadpool(store.load)
         for problem in store.problems:
             print(f"boardgame-envs serve: skipped {problem}", file=sys.stderr)
         store.start_agents()
         yield
         stop()
+        drawing.shutdown(wait=False, cancel_futures=True)
 
     async def start_page(request: Request) -> Response:
         return FileResponse(STATIC / "start.html")
@@ -128,7 +161,8 @@ def make_app(data: str | Path, agent_pause: float = 0.0) -> Starlette:
 
     async def view(request: Request) -> Response:
         table, seat = _seat_of(request)
-        return JSONResponse(await run_in_threadpool(seat_view, table, seat))
+        board = await asyncio.wrap_future(board_future(table, seat, drawing))
+        return JSONResponse(finish_view(table, seat, board))
 
     async def move(request: Request) -> Response:
         table, seat = _seat_of(request)
@@ -315,6 +349,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the folder the tables are kept in (default: {default_data_folder()})",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=default_workers(),
+        help="processes that draw the seats' pages, beside the server's own (0: drawn in "
+        f"the server's process; default: {default_workers()}, the cores but one, at most 4)",
+    )
+    parser.add_argument(
         "--agent-pause",
         type=float,
         default=0.6,
@@ -332,6 +373,8 @@ def check_arguments(args: argparse.Namespace) -> Path:
         raise InvalidConfigError(
             f"--host {args.host!r} is not an address; give one such as 127.0.0.1"
         )
+    if not 0 <= args.workers <= 64:
+        raise InvalidConfigError(f"--workers {args.workers} is not allowed; allowed: 0 to 64")
     if not args.agent_pause >= 0 or args.agent_pause > 60:
         raise InvalidConfigError(
             f"--agent-pause {args.agent_pause} is not allowed; allowed: 0 to 60 seconds"
@@ -342,7 +385,7 @@ def check_arguments(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> None:
     data = check_arguments(args)
-    app = make_app(data, agent_pause=args.agent_pause)
+    app = make_app(data, agent_pause=args.agent_pause, workers=args.workers)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"boardgame-envs serve: http://{shown}:{args.port}/ (tables in {data})", flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):

@@ -23,6 +23,7 @@ view only, never on a card it has not seen.
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -40,46 +41,98 @@ MIN_TARGET = 24
 TARGET_GAP = 3
 
 
-def seat_view(table: Table, seat: int) -> dict[str, Any]:
-    """Everything ``seat``'s page shows now, as a JSON-ready dict (see the module)."""
+def seat_view(
+    table: Table, seat: int, drawing: concurrent.futures.Executor | None = None
+) -> dict[str, Any]:
+    """Everything ``seat``'s page shows now, as a JSON-ready dict (see the module).
+    ``drawing``: where the position is drawn (a pool of processes, say); None: here."""
+    return finish_view(table, seat, board_future(table, seat, drawing).result())
+
+
+def board_future(
+    table: Table, seat: int, drawing: concurrent.futures.Executor | None = None
+) -> concurrent.futures.Future:
+    """The drawing of the position for ``seat`` (:func:`draw_board`), made once per
+    position and seat (not again when an agent starts thinking) and shared by every
+    request: a future, done or on its way in ``drawing`` (None: drawn here, now)."""
+
+    def start() -> concurrent.futures.Future:
+        spec = board_spec(table, seat)
+        if drawing is not None:
+            return drawing.submit(draw_board, spec)
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        future.set_result(draw_board(spec))
+        return future
+
+    with table.lock:
+        moves = len(table.actions)
+    return table.cached(("board", seat, moves), start)
+
+
+def finish_view(table: Table, seat: int, board: dict[str, Any]) -> dict[str, Any]:
+    """The view: the drawn ``board`` and what changes while the position stays (whether an
+    agent is thinking)."""
     with table.lock:
         version, moves = table.version, len(table.actions)
         thinking, agent_error = table.thinking, table.agent_error
-    # what the position shows is drawn once per position (not again when an agent starts
-    # thinking), and that part of the answer is shared by every request
-    board = table.cached(("board", seat, moves), lambda: _board(table, seat))
     view = {"version": version, "thinking": thinking, "agentError": agent_error, **board}
+    if board["move"] != moves:  # drawn just before a move: the page asks again
+        view["version"] = -1
     if view["onlyMove"]:  # the server plays a person's only move (Table.run_agents)
         view["thinking"] = seat
-    if thinking is not None:
+    if view["thinking"] is not None:
         view["legal"], view["targets"] = [], []
     return view
 
 
-def _board(table: Table, seat: int) -> dict[str, Any]:
+def warm_up() -> None:
+    """Import every game's rules and renderer (a worker process does it once, at start)."""
+    from boardgame_envs.registry import GAMES
+
+    for info in GAMES.values():
+        info.rules("python").renderer  # noqa: B018 (imported on first use)
+
+
+def board_spec(table: Table, seat: int) -> dict[str, Any]:
+    """What :func:`draw_board` needs, as plain data (it may run in another process)."""
     with table.lock:
-        state = python_state(table.state)
-        moves = len(table.actions)
-        log = list(table.log)
+        return {
+            "game": table.game,
+            "state": table.state.to_json(),
+            "seat": seat,
+            "table": table.id,
+            "title": table.info.title,
+            "players": [_player_label(table, s, seat) for s in range(table.num_players)],
+            "moves": len(table.actions),
+            "log": list(table.log),
+            "seed": table.seed,
+        }
+
+
+def draw_board(spec: dict[str, Any]) -> dict[str, Any]:
+    """What a seat's page shows of one position (see the module), from :func:`board_spec`."""
+    from boardgame_envs.registry import game_info
+
+    state = game_info(spec["game"]).rules("python").from_json(spec["state"])
+    seat, players = spec["seat"], spec["players"]
     renderer = state.rules.renderer
     draw = picture_function(renderer)
     finished = state.is_terminal()
     to_move = None if finished else int(state.current_player)
-    players = [_player_label(table, s, seat) for s in range(table.num_players)]
     view: dict[str, Any] = {
-        "table": table.id,
+        "table": spec["table"],
         "seat": seat,
-        "game": table.game,
-        "title": table.info.title,
-        "numPlayers": table.num_players,
+        "game": spec["game"],
+        "title": spec["title"],
+        "numPlayers": len(players),
         "players": players,
-        "move": moves,
+        "move": spec["moves"],
         "toMove": to_move,
         "finished": finished,
         "scores": score_texts(renderer, state, seat),
         "text": state.render_text(seat, legend=False),
         "legend": list(renderer.legend_lines()),
-        "log": _log_lines(log, seat, players),
+        "log": _log_lines(spec["log"], seat, players),
         "legal": [],
         "targets": [],
         "onlyMove": False,
@@ -98,22 +151,10 @@ def _board(table: Table, seat: int) -> dict[str, Any]:
         if draw is not None:
             view["targets"] = click_targets(state, seat, draw)
     if finished:
-        winners = [int(w) for w in state.winners()]
-        view["winners"] = winners
+        view["winners"] = [int(w) for w in state.winners()]
         view["result"] = result_line(state, players)
-        view["seed"] = table.seed
+        view["seed"] = spec["seed"]
     return view
-
-
-def python_state(state: State) -> State:
-    """``state`` on the Python engine (the renderers draw the reference engine's states): a
-    copy through the snapshot format that both engines share."""
-    if state.rules.engine == "python":
-        return state.clone()
-    from boardgame_envs.registry import game_info
-
-    rules = game_info(state.rules.name).rules("python")
-    return rules.from_json(state.to_json())
 
 
 def picture_function(renderer: Any) -> Callable[[State, int], np.ndarray] | None:
