@@ -151,6 +151,7 @@ def test_the_frozen_scale_moves_only_the_agent():
         rating.update(0, (10.0, 0.0), benchmark.POOL["wasabi", 2]["heuristic"])
     assert rating.rating.mu > benchmark.POOL["wasabi", 2]["heuristic"][0]
     assert benchmark.POOL["wasabi", 2]["heuristic"] == (38.25, 1.57)
+    assert benchmark.agent_for("ppo:{game}", "wasabi") == "ppo:wasabi"
 
 
 def test_verify_accepts_the_saved_card(saved):

@@ -20,10 +20,10 @@ the games were played. With --save-games every game is kept as a record (deal se
 actions, scores) beside a copy of the card; --verify replays those records on the engines,
 recomputes the card from them and reports every record, score or card entry that differs.
 
-The pool, the seed set, the frozen ratings and the game counts below are the benchmark's
-definition: a change to any of them, to the engines or to the reference agents makes a new
-BENCHMARK_VERSION. They are published in docs/reporting-results.md and are never used to
-tune anything.
+The pool, the seed set, the frozen ratings and the default game counts are the benchmark's
+definition, data in benchmark_v1.json beside this module: a change to any of them, to the
+engines or to the reference agents makes a new BENCHMARK_VERSION. They are published in
+docs/reporting-results.md and are never used to tune anything.
 """
 
 from __future__ import annotations
@@ -58,81 +58,27 @@ from boardgame_envs.training.evaluation.tournament import (
 )
 from boardgame_envs.training.parallel import BACKENDS, WorkerError, check_backend, run_tasks
 
+#: The benchmark's definition, as published: its version, the seed set, the default game
+#: counts and the reference pool with the references' frozen ratings (data, one file a
+#: version).
+DEFINITION = json.loads((Path(__file__).parent / "benchmark_v1.json").read_text())
 #: The benchmark's version: any change to the pool, the seed set, the frozen ratings, the
 #: default game counts, the engines or the reference agents makes a new one.
-BENCHMARK_VERSION = "1"
+BENCHMARK_VERSION: str = DEFINITION["benchmark_version"]
 #: The published seed set: deal d of every game and table is dealt from SEED + d.
-SEED = 7_000_000_000
+SEED: int = DEFINITION["seed"]
 #: Default games against each reference: at 2 players (100 deals, both seatings) and at the
 #: largest table (each deal in every seating: 25 deals at 4 players, 20 at 5).
-GAMES = 200
-LARGE_TABLE_GAMES = 100
-#: The search reference: each game's default budget, iterations alone (no clock).
-SEARCH = "ismcts:seconds=0"
-
-#: The reference pool of version 1 and the references' frozen ratings (OpenSkill μ, σ), by
-#: game and table size: the ratings of docs/leaderboard.md made on 2026-12-05 at commit
-#: 2b0e511 (200 games per pairing at 2 players, 10 at the largest table). A PPO policy or
-#: network is in a table only where one is shipped for its size.
+GAMES: int = DEFINITION["games"]
+LARGE_TABLE_GAMES: int = DEFINITION["large_table_games"]
+#: The reference pool, by game and table size: each reference's frozen OpenSkill (μ, σ),
+#: from the leaderboard the definition names. A PPO policy or network is in a table only
+#: where one is shipped for its size.
 POOL: dict[tuple[str, int], dict[str, tuple[float, float]]] = {
-    ("factors_multiples", 2): {
-        "random": (18.19, 2.03),
-        "heuristic": (30.81, 1.58),
-        "ppo:factors_multiples": (33.57, 1.52),
-        "net:factors_multiples": (32.23, 1.51),
-        SEARCH: (36.73, 1.48),
-    },
-    ("factors_multiples", 5): {
-        "random": (20.13, 1.90),
-        "heuristic": (28.71, 1.73),
-        SEARCH: (28.96, 1.68),
-    },
-    ("cornucopia", 2): {
-        "random": (-16.05, 3.92),
-        "heuristic": (38.90, 1.53),
-        "ppo:cornucopia": (42.19, 1.49),
-        "net:cornucopia": (43.87, 1.49),
-        SEARCH: (47.66, 1.48),
-    },
-    ("cornucopia", 5): {
-        "random": (-5.50, 4.29),
-        "heuristic": (35.72, 1.74),
-        "net:cornucopia@5p": (38.51, 1.63),
-        SEARCH: (47.90, 1.67),
-    },
-    ("carcassonne_castle", 2): {
-        "random": (-17.23, 3.96),
-        "heuristic": (39.58, 1.59),
-        "ppo:carcassonne_castle": (41.26, 1.55),
-        "net:carcassonne_castle": (42.58, 1.55),
-        SEARCH: (49.02, 1.49),
-    },
-    ("tahiti", 2): {
-        "random": (-17.23, 3.96),
-        "heuristic": (35.45, 1.85),
-        "ppo:tahiti": (43.51, 1.70),
-        "net:tahiti": (45.62, 1.70),
-        SEARCH: (60.04, 1.59),
-    },
-    ("tahiti", 4): {
-        "random": (-7.93, 4.42),
-        "heuristic": (32.78, 1.91),
-        "net:tahiti@4p": (37.73, 1.74),
-        SEARCH: (41.03, 1.79),
-    },
-    ("wasabi", 2): {
-        "random": (-17.23, 3.96),
-        "heuristic": (38.25, 1.57),
-        "ppo:wasabi": (40.48, 1.50),
-        "net:wasabi": (42.01, 1.49),
-        SEARCH: (51.93, 1.50),
-    },
-    ("wasabi", 4): {
-        "random": (-7.41, 4.32),
-        "heuristic": (33.90, 1.79),
-        "net:wasabi@4p": (36.80, 1.68),
-        SEARCH: (37.29, 1.67),
-    },
+    (table["game"], table["num_players"]): {
+        spec: (rating[0], rating[1]) for spec, rating in table["references"].items()
+    }
+    for table in DEFINITION["tables"]
 }
 #: What each larger table leaves out, and why (said on the card).
 LEFT_OUT = {
@@ -158,7 +104,8 @@ class Args:
     agent: str = ""
     """the agent to benchmark, first after the command: random, heuristic, ismcts[:options],
     ppo:<model>, net:<network>, ismcts-net:<network>, or your own, module.path:attr or
-    path/to/file.py:attr ("" = none: only with --verify or --version)"""
+    path/to/file.py:attr; {game} in it stands for each game's id (ppo:{game}: each game's
+    shipped policy) ("" = none: only with --verify or --version)"""
     games: int = GAMES
     """games against each reference at 2 players (an even number: each deal is played in
     both seatings)"""
@@ -348,9 +295,16 @@ def play_tables(
 
     order = [(t, ref, g) for t in tables for ref in t.references for g in range(t.games)]
     if workers > 1 or backend == "ray":
-        mine = resolve_agent_spec(agent)
         tasks = [
-            (t.game, mine, resolve_agent_spec(ref), t.num_players, SEED, g, True)
+            (
+                t.game,
+                resolve_agent_spec(agent_for(agent, t.game)),
+                resolve_agent_spec(ref),
+                t.num_players,
+                SEED,
+                g,
+                True,
+            )
             for t, ref, g in order
         ]
         records: Iterator[GameRecord] = run_tasks(_play_task, tasks, workers, backend, ray_address)
@@ -375,16 +329,22 @@ def _play_here(agent: str, order: list[tuple[Table, str, int]]) -> Iterator[Game
 
     for t, ref, g in order:
         rules = make_rules(t.game)
-        lone = instance(t.game, agent, 0)
+        lone = instance(t.game, agent_for(agent, t.game), 0)
         others = [instance(t.game, ref, i + 1) for i in range(t.num_players - 1)]
         yield play_one(rules, lone, others, SEED, g, duplicate=True)
+
+
+def agent_for(agent: str, game: str) -> str:
+    """The agent's spec in ``game``: ``{game}`` in it replaced by the game's id (``ppo:{game}``
+    is each game's shipped policy)."""
+    return agent.replace("{game}", game)
 
 
 def check_agent(agent: str, tables: Sequence[Table]) -> None:
     """Build the agent and every reference once for each game, so that a bad spec (or a
     missing shipped model) fails before the first game."""
     for game in dict.fromkeys(t.game for t in tables):
-        make_agent(agent, game)
+        make_agent(agent_for(agent, game), game)
     for t in tables:
         for ref in t.references:
             make_agent(ref, t.game)
@@ -551,7 +511,7 @@ def save_game(folder: Path, agent: str, played: Played) -> Path:
     t, record = played.table, played.record
     deal, seat = deal_and_seat(SEED, played.index, t.num_players, True)
     seats = [played.reference] * t.num_players
-    seats[seat] = agent
+    seats[seat] = agent_for(agent, t.game)
     saved = make_record(
         t.game,
         t.num_players,
@@ -703,7 +663,7 @@ def _replay(
 
     deal, seat = deal_and_seat(SEED, g, t.num_players, True)
     seats = [ref] * t.num_players
-    seats[seat] = agent
+    seats[seat] = agent_for(agent, t.game)
     wanted = {"game": t.game, "num_players": t.num_players, "seed": deal, "options": {}}
     wanted["agents"] = seats
     wrong = [key for key, value in wanted.items() if record[key] != value]
