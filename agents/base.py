@@ -108,6 +108,19 @@ USER_AGENT_FORMS = (
 NET_SPEC_OPTIONS = ("device", "sample")
 #: The options an ``ismcts-net:`` spec takes besides the ismcts ones.
 NET_SEARCH_OPTIONS = ("prior", "value", "incumbent", "batch", "device")
+#: The options a ``gumbel:`` spec takes after its network (``agents/gumbel.py``).
+GUMBEL_OPTIONS = (
+    "simulations",
+    "considered",
+    "depth",
+    "rollout",
+    "noise",
+    "seconds",
+    "c_visit",
+    "c_scale",
+    "device",
+    "seed",
+)
 
 
 class ProtocolAgent(Agent):

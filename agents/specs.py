@@ -33,6 +33,7 @@ from types import ModuleType
 from typing import Any
 
 from boardgame_envs.agents.base import (
+    GUMBEL_OPTIONS,
     NET_SEARCH_OPTIONS,
     NET_SPEC_OPTIONS,
     USER_AGENT_FORMS,
@@ -94,6 +95,9 @@ KINDS: dict[str, AgentKind] = {
         options_from="boardgame_envs.agents.search:OPTIONS",
         bare=False,
     ),
+    "gumbel": AgentKind(
+        "boardgame_envs.agents.gumbel:make_gumbel_agent", options=GUMBEL_OPTIONS, bare=False
+    ),
 }
 #: The forms a spec may take, for messages.
 AGENT_KINDS = (
@@ -104,6 +108,7 @@ AGENT_KINDS = (
     "ppo:<model.zip, run dir or shipped name>[,device=cuda]",
     "net:<network .pt, run dir or shipped name>[,device=cuda][,sample=1]",
     "ismcts-net:<network .pt, run dir or shipped name>[,<ismcts options>][,prior=..,value=..]",
+    "gumbel:<network .pt, run dir or shipped name>[,simulations=..,considered=..,depth=..]",
     "module.path:attr",
     "path/to/file.py:attr",
 )

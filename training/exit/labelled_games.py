@@ -24,6 +24,7 @@ stands in for it (:func:`without_network`).
 from __future__ import annotations
 
 import hashlib
+import math
 import tempfile
 import time
 from dataclasses import dataclass
@@ -66,6 +67,9 @@ class GameTask:
     consensus: int = 1
     """searches per labelled decision, seeded apart; with 2 or more, a decision is kept only
     where every one chooses the same move (the game goes on with the first one's)"""
+    value_mix: float = 0.0
+    """the share of a labelled sample's own value target taken from the search's root value
+    (where the search gives one, as ``gumbel`` does), the rest from the game's outcome"""
 
 
 def play_and_label(task: GameTask) -> dict:
@@ -88,7 +92,7 @@ def play_and_label(task: GameTask) -> dict:
             agent.reset(task.seed * 7919 + seat)  # as training.evaluate seeds them
         search, *checks = _searches(task)
         labels = np.random.default_rng([task.seed, 1])
-        rows: dict[str, list] = {"obs": [], "mask": [], "policy": []}
+        rows: dict[str, list] = {"obs": [], "mask": [], "policy": [], "root": []}
         decisions = disputed = 0
         while not state.is_terminal():
             seat = state.current_player
@@ -103,6 +107,7 @@ def play_and_label(task: GameTask) -> dict:
                         rows["obs"].append(observation)
                         rows["mask"].append(mask)
                         rows["policy"].append(_policy_target(task, search, view, searched))
+                        rows["root"].append(getattr(search, "last_value", math.nan))
                     else:
                         disputed += 1
                     if task.play == "searched":
@@ -111,14 +116,19 @@ def play_and_label(task: GameTask) -> dict:
             state.apply(chooser.act(view))
         returns = state.returns()
     n = task.num_players
-    value = [returns[(task.learner_seat + k) % n] for k in range(n)]
+    outcome = [returns[(task.learner_seat + k) % n] for k in range(n)]
     k, action_size = len(rows["obs"]), rules.action_size
+    value = np.tile(np.asarray(outcome, dtype=np.float32), (k, 1))
+    root = np.asarray(rows["root"], dtype=np.float32).reshape(k)
+    searched_value = ~np.isnan(root)
+    mix = np.float32(task.value_mix)
+    value[searched_value, 0] = (1 - mix) * value[searched_value, 0] + mix * root[searched_value]
     width = int(np.prod(rules.observation_shape)) + (action_size if hinted else 0)
     return dict(
         obs=np.asarray(rows["obs"], dtype=np.float32).reshape(k, width),
         mask=np.asarray(rows["mask"], dtype=bool).reshape(k, action_size),
         policy=np.asarray(rows["policy"], dtype=np.float32).reshape(k, action_size),
-        value=np.tile(np.asarray(value, dtype=np.float32), (k, 1)),
+        value=value,
         decisions=decisions,
         disputed=disputed,
         learner_return=float(returns[task.learner_seat]),
@@ -139,11 +149,16 @@ def _searches(task: GameTask) -> list:
 
 
 def _policy_target(task: GameTask, search, view, searched: int) -> np.ndarray:
-    """The search's visit shares (``visits``; a policy's move distribution where the
-    labeller is a policy that gives one, as a PPO teacher does), or its move alone."""
+    """The search's own distribution (``visits``: the root's visit shares, the improved
+    policy of a search that gives one as ``gumbel`` does, or a policy's move distribution
+    where the labeller is a policy that gives one, as a PPO teacher does), or its move
+    alone."""
     from boardgame_envs.agents.search import ISMCTSAgent
     from boardgame_envs.agents.search_net import search_policy_target
 
+    improved = getattr(search, "last_target", None)
+    if task.target == "visits" and improved is not None:
+        return improved
     if task.target == "visits" and isinstance(search, ISMCTSAgent):
         return search_policy_target(search, view, searched)
     if task.target == "visits" and hasattr(search, "move_distribution"):
@@ -184,8 +199,12 @@ def _search_spec(task: GameTask) -> str:
 
 def without_network(spec: str) -> str:
     """``ismcts-net:{net},seconds=0,iterations=200,prior=1`` -> ``ismcts:seconds=0,
-    iterations=200``: the plain search, its own options kept, the network's dropped."""
+    iterations=200``: the plain search, its own options kept, the network's dropped; the
+    Gumbel search's stand-in is the plain search by iterations alone."""
     from boardgame_envs.agents.search import OPTIONS
+
+    if spec.startswith("gumbel:"):
+        return "ismcts:seconds=0"
 
     options = [part for part in spec.split(",")[1:] if part.partition("=")[0].strip() in OPTIONS]
     return "ismcts:" + ",".join(options) if options else "ismcts"

@@ -100,6 +100,10 @@ class Args:
     long window aggregates them all, as DAgger does (None: the game's recipe)"""
     value_weight: float = 1.0
     """weight of the value loss beside the policy's cross-entropy"""
+    value_mix: float | None = None
+    """the share of a labelled decision's value target taken from the search's root value,
+    where the search gives one (gumbel), the rest from the game's outcome (None: the game's
+    recipe)"""
     eval_every: int | None = None
     """iterations between evaluations against the heuristic (0: only at the end; None: the
     game's recipe)"""
@@ -166,6 +170,7 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "batch_size": at_least(1),
     "window": at_least(1) | NONE,
     "value_weight": NON_NEGATIVE,
+    "value_mix": FRACTION | NONE,
     "eval_every": at_least(0) | NONE,
     "eval_games": at_least(1),
     "seed": at_least(0),

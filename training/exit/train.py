@@ -282,6 +282,7 @@ def _resumed_args(args: Args) -> Args:
     saved = read_config(args.resume, "boardgame-envs train --algo exit")["args"]
     target = saved["iterations"]
     saved.setdefault("hint", "none")  # runs made before networks had hints
+    saved.setdefault("value_mix", 0.0)  # runs made before the search gave root values
     saved.update(
         resume=args.resume,
         iterations=target if args.iterations is None else max(args.iterations, target),
@@ -329,8 +330,9 @@ def check_agents(args: Args, current: bytes) -> None:
         search = worker_agent(spec, args.game, nets)
         if not isinstance(search, ISMCTSAgent):
             raise InvalidConfigError(
-                f"--search {args.search!r} is not a search agent; allowed: ismcts[:options] "
-                "or ismcts-net:<network>[,options] ({net}: the network being trained)"
+                f"--search {args.search!r} is not a search agent; allowed: ismcts[:options], "
+                "ismcts-net:<network>[,options] or gumbel:<network>[,options] ({net}: the "
+                "network being trained)"
             )
         _check_reproducible(search, "--search", args.search)
 
@@ -433,6 +435,7 @@ def iteration_tasks(args: Args, run: RunState, iteration: int, current: bytes | 
                 nets=nets,
                 hint=args.hint,
                 consensus=args.consensus,
+                value_mix=args.value_mix,
             )
         )
     return tasks
