@@ -336,22 +336,25 @@ def main(args: Args) -> Path:
             "",
             made,
             "",
-            "Every agent a game has — `random`, `heuristic`, the shipped PPO policy and "
-            "expert-iteration network (`net:<game>`) where there are, the search agent "
-            f"(`{args.search}`: its default budget, iterations alone; its strength is measured "
-            "in [results.md](results.md)) and the search guided by the network "
-            "(`ismcts-net:<game>,seconds=0`) at the table sizes a network is shipped for — in a "
-            "round robin per game and table size: "
-            + (
-                f"duplicate deals (every deal played in every seating; game g of every pairing "
-                f"at n players is dealt from seed {args.seed:,} + g // n)"
+            "Every agent a game has plays in a round robin per game and table size:",
+            "",
+            "- `random` and `heuristic`;",
+            "- the shipped PPO policy and expert-iteration network (`net:<game>`) where there are;",
+            f"- the search agent (`{args.search}`: its default budget, iterations alone; its "
+            "strength is measured in [results.md](results.md));",
+            "- the search guided by the network (`ismcts-net:<game>,seconds=0`) at the table "
+            "sizes a network is shipped for.",
+            "",
+            (
+                f"Deals are duplicate (every deal played in every seating; game g of every "
+                f"pairing at n players is dealt from seed {args.seed:,} + g // n)."
                 if args.duplicate
-                else f"common deals (game g of every pairing is dealt from seed {args.seed:,} "
-                "+ g), the lone agent's seat rotated"
+                else f"Deals are common (game g of every pairing is dealt from seed {args.seed:,} "
+                "+ g), the lone agent's seat rotated."
             )
-            + ", openskill (Plackett–Luce) ratings ranked by the conservative μ − 3σ. A matrix "
-            "cell is the row agent's win share alone against the column agent in every other "
-            "seat, with its "
+            + " Ratings are openskill (Plackett–Luce), ranked by the conservative μ − 3σ. A "
+            "matrix cell is the row agent's win share alone against the column agent in every "
+            "other seat, with its "
             + ("95% interval over deals (Student's t)" if args.duplicate else "Wilson 95% interval")
             + ". Seconds per decision are measured on the "
             "machine that made the page (two worker processes on 2 cores) and vary from run "
