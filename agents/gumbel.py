@@ -70,10 +70,10 @@ class GumbelOptions:
     rollout goes to the game's end and the outcome is the value)"""
     rollout: str = "heuristic"
     """the rollout's policy: heuristic (the game's, with the plain search's epsilon) or random"""
-    noise: float = 1.0
+    noise: float = 0.0
     """the Gumbel noise's scale: 1 draws the candidates and the move from the improved
-    policy, as the paper does; 0 takes the policy's most likely candidates and the best
-    one"""
+    policy, as the paper does in training; 0 (for play) takes the policy's most likely
+    candidates and the best one"""
     seconds: float = 0.0
     """a decision's time cap, checked between rounds (0: simulations alone, the same on every
     machine)"""

@@ -42,7 +42,7 @@ BASE_RECIPE = dict(
 #: network being trained (agents/gumbel.py), the policy learns its completed-Q improved
 #: policy and the value head a mix of its root value and the outcome.
 GUMBEL_ITERATION = dict(
-    search="gumbel:{net},simulations=64",
+    search="gumbel:{net},simulations=64,noise=1",
     target="visits",
     value_mix=0.5,
     label_share=0.5,
