@@ -22,7 +22,6 @@ pytest.importorskip("uvicorn", reason='the web extra is not installed (pip insta
 webdriver = pytest.importorskip(
     "selenium.webdriver", reason="selenium is not installed (pip install -e '.[dev]')"
 )
-from selenium.common.exceptions import ElementClickInterceptedException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -110,17 +109,25 @@ def open_table(driver, url: str, game: str, players: list[str], seed: int) -> li
 
 
 def click(driver, element) -> None:
-    try:
-        element.click()
-    except ElementClickInterceptedException:  # under a neighbouring place of the picture
-        driver.execute_script("arguments[0].click();", element)
+    element.click()
+
+
+#: The places on the picture whose middle is not under another place (a click there
+#: reaches them).
+ON_TOP_JS = """
+return [...document.querySelectorAll("#targets .target")].filter((spot) => {
+  spot.scrollIntoView({block: "nearest"});
+  const box = spot.getBoundingClientRect();
+  return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === spot;
+});
+"""
 
 
 def play_one_move(driver, rng: random.Random) -> bool | None:
     """Click one move: a place on the picture (and a choice, if it offers several), or a
     move of the list. True if it was a place on the picture; None if the page has moved on
     meanwhile (another move came first)."""
-    targets = driver.find_elements(By.CSS_SELECTOR, "#targets .target")
+    targets = driver.execute_script(ON_TOP_JS)
     moves = driver.find_elements(By.CSS_SELECTOR, "#legal button.move")
     if not moves:
         return None
@@ -134,26 +141,31 @@ def play_one_move(driver, rng: random.Random) -> bool | None:
     return False
 
 
+#: Resolves, in the page, when it is the person's turn at another move than
+#: ``arguments[0]`` or the game is over: [state, move] (one WebDriver call per wait).
+MY_TURN_JS = """
+const [clickedAt, done] = [arguments[0], arguments[arguments.length - 1]];
+const check = () => {
+  const state = document.body.dataset.state, move = document.body.dataset.move;
+  if (state === "over" || (state === "your-turn" && move !== clickedAt)) done([state, move]);
+  else setTimeout(check, 10);
+};
+check();
+"""
+
+
 def play_to_the_end(driver, rng: random.Random) -> int:
     """Play until the game is over; how many moves were made on the picture."""
-    on_picture, clicked_at, log = 0, None, []
+    on_picture, clicked_at = 0, None
+    driver.set_script_timeout(60)
     while True:
-        wait(
-            driver,
-            lambda d, clicked_at=clicked_at: (
-                body(d, "state") == "over"
-                or (body(d, "state") == "your-turn" and body(d, "move") != clicked_at)
-            ),
-            f"my turn or the end; clicked at {log[-5:]}",
-        )
-        if body(driver, "state") == "over":
+        state, move = driver.execute_async_script(MY_TURN_JS, clicked_at)
+        if state == "over":
             return on_picture
-        move = body(driver, "move")
         clicked = play_one_move(driver, rng)
         if clicked is not None:
             clicked_at = move
             on_picture += clicked
-        log.append((move, clicked))
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -12,12 +12,14 @@ record come only when the game is over).
 Where to click (:func:`click_targets`) is found from the pictures alone, for any game with
 a picture: each legal move is applied to a copy of the position, the picture drawn again,
 and the places where it changed (less those that every move changes, such as a turn
-counter) are that move's places. A place that several moves change alike (a Carcassonne
-cell, where a tile can lie in four rotations) offers those moves to choose from. So a move
-is found by clicking the Carcassonne cell, the Tahiti hex or the Wasabi! cell it changes,
-and the server adds no rule of its own. The copy is a position drawn from what the seat
-knows (the game's determinizer, with a fixed seed), so the places depend on the seat's
-view only, never on a card it has not seen.
+counter) are that move's places. Moves that change the same cells of the board (as the
+game's observation planes tell, where it has them) are drawn once for all of them, and a
+place that several moves change alike (a Carcassonne cell, where a tile can lie in several
+rotations) offers those moves to choose from. So a move is found by clicking the
+Carcassonne cell, the Tahiti hex or the Wasabi! cell it changes, and the server adds no
+rule of its own. The copy is a position drawn from what the seat knows (the game's
+determinizer, with a fixed seed), so the places depend on the seat's view only, never on
+a card it has not seen.
 """
 
 from __future__ import annotations
@@ -217,23 +219,39 @@ def click_targets(
     if sorted(int(a) for a in position.legal_actions()) != sorted(legal):
         return []
     before = draw(position, seat)
-    changed: dict[int, np.ndarray] = {}
+    changed: list[tuple[list[int], np.ndarray]] = []
     count = np.zeros(before.shape[:2], dtype=np.int32)
-    for action in legal:
+
+    def mask_after(action: int) -> np.ndarray | None:
         after_state = position.clone()
         after_state.apply(action)
         after = draw(after_state, seat)
         if after.shape != before.shape:
-            return []
+            return None
         differs = before != after
-        mask = differs[..., 0] | differs[..., 1] | differs[..., 2]
-        count += mask
-        changed[action] = mask
+        return differs[..., 0] | differs[..., 1] | differs[..., 2]
+
+    for group in _alike_moves(position, seat, legal):
+        first = mask_after(group[0])
+        parts = [(group, first)]
+        if len(group) > 1:
+            # a second move of the group drawn too: where it changes other places than the
+            # first (a follower on another feature of one cell), each move is drawn
+            second = mask_after(group[1])
+            if second is not None and first is not None:
+                if not _same_places(first, second):
+                    parts = [([group[0]], first), ([group[1]], second)]
+                    parts += [([action], mask_after(action)) for action in group[2:]]
+        for part, mask in parts:
+            if mask is None:
+                return []
+            count += mask * len(part)
+            changed.append((part, mask))
     common = count == len(legal)
     boxes: dict[tuple[int, int, int, int], set[int]] = {}
-    for action, mask in changed.items():
+    for group, mask in changed:
         for box in mask_boxes(mask & ~common, TARGET_GAP):
-            boxes.setdefault(box, set()).add(action)
+            boxes.setdefault(box, set()).update(group)
     limit = max(4, len(legal) // 2)
     targets = []
     for box, actions in _merge_overlapping(boxes):
@@ -242,6 +260,52 @@ def click_targets(
         box = _at_least(box, MIN_TARGET, before.shape[1], before.shape[0])
         targets.append({"box": list(box), "actions": sorted(actions)})
     return targets
+
+
+def _same_places(first: np.ndarray, second: np.ndarray) -> bool:
+    """Whether two masks of changed pixels change the same places: what each changes and
+    the other does not, in as many rectangles, each overlapping the other's by at least
+    half (a tile drawn in another rotation on the same cell, not a mark in another corner
+    of it)."""
+    first, second = first & ~second, second & ~first
+    a = [box for box, _ in _merge_overlapping({b: set() for b in mask_boxes(first, TARGET_GAP)})]
+    b = [box for box, _ in _merge_overlapping({b: set() for b in mask_boxes(second, TARGET_GAP)})]
+    if len(a) != len(b):
+        return False
+    return all(any(_overlap(x, y) >= 0.5 for y in b) for x in a)
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """The area two rectangles share over the area of the larger one."""
+    width = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    height = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    if width <= 0 or height <= 0:
+        return 0.0
+    return width * height / max(a[2] * a[3], b[2] * b[3])
+
+
+def _alike_moves(state: State, seat: int, legal: list[int]) -> list[list[int]]:
+    """``legal`` in groups of moves that change the same places of the board, each group
+    drawn once (its first move) for where to click: for a game whose observation has
+    spatial planes (``rules.planes_shape``), the moves that change the same cells of the
+    seat's planes (a tile in four rotations on one cell); every other move alone."""
+    shape = state.rules.planes_shape
+    if shape is None:
+        return [[a] for a in legal]
+    size = int(np.prod(shape))
+    before = state.observation(seat)[:size].reshape(shape)
+    groups: dict[bytes, list[int]] = {}
+    alone: list[list[int]] = []
+    for action in legal:
+        after_state = state.clone()
+        after_state.apply(action)
+        after = after_state.observation(seat)[:size].reshape(shape)
+        cells = np.flatnonzero((before != after).any(axis=0))
+        if cells.size:
+            groups.setdefault(cells.tobytes(), []).append(action)
+        else:
+            alone.append([action])
+    return [*groups.values(), *alone]
 
 
 def _seat_position(state: State, seat: int) -> State:
