@@ -161,3 +161,32 @@ def test_expert_iterations_labels_take_the_improved_policy_and_mix_the_root_valu
     roots = 2 * mixed["value"][:, 0] - outcome  # value = (outcome + root) / 2
     assert (np.abs(roots) <= 1 + 1e-6).all() and len(set(roots.tolist())) > 1
     assert np.array_equal(outcome_only["value"][:, 1], mixed["value"][:, 1])
+
+
+def test_a_labelled_game_is_the_same_in_any_worker():
+    """A task's labels depend on the task alone (what makes --workers K and Ray give the same
+    network): the same arrays from a fresh worker's agents."""
+    from boardgame_envs.agents.policy_value import load_net
+    from boardgame_envs.training.exit import labelled_games
+
+    game = "factors_multiples"
+    task = labelled_games.GameTask(
+        game=game,
+        num_players=2,
+        seed=4,
+        learner_seat=1,
+        learner="heuristic",
+        opponents=("heuristic",),
+        search="gumbel:{net},simulations=16,noise=1",
+        label_share=1.0,
+        play="searched",
+        target="visits",
+        nets={"current": labelled_games.net_bytes(load_net(game, game=game)[0])},
+        value_mix=0.5,
+    )
+    first = labelled_games.play_and_label(task)
+    labelled_games._WORKER_AGENTS.clear()  # a new worker builds its agents anew
+    second = labelled_games.play_and_label(task)
+    for key in ("obs", "mask", "policy", "value"):
+        assert np.array_equal(first[key], second[key]), key
+    assert len(first["policy"]) > 3
