@@ -15,7 +15,7 @@ import pytest
 from boardgame_envs import GAMES
 
 TRAINING = Path(__file__).resolve().parents[1] / "training"
-ROOMS = ("ppo", "exit", "evaluation", "records", "cli")
+ROOMS = ("ppo", "exit", "evaluation", "records", "cli", "web")
 
 
 @pytest.mark.parametrize("room", ROOMS)
