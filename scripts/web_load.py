@@ -52,6 +52,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+async def next_change(lines, version: int) -> None:
+    """Read the event stream until the table's version is another than ``version``."""
+    async for line in lines:
+        if line.startswith("data:") and json.loads(line[5:])["version"] != version:
+            return
+
+
 async def play_table(
     client: httpx.AsyncClient, game: str, seed: int, deadline: float, stats: dict
 ) -> None:
@@ -85,9 +92,12 @@ async def play_table(
                 if answer.status_code != 200:
                     stats["refused"] += 1
                 continue
-            async for line in lines:  # the next change of the table
-                if line.startswith("data:") and json.loads(line[5:])["version"] != view["version"]:
-                    break
+            try:  # the next change of the table
+                await asyncio.wait_for(
+                    next_change(lines, view["version"]), deadline - time.monotonic()
+                )
+            except asyncio.TimeoutError:
+                break
         stats["moves"] += view["move"]
 
 

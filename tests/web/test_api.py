@@ -289,3 +289,12 @@ def test_two_people_at_one_table_each_get_only_their_own_hand(client):
         # the other seat's token opens the other seat only
         answer = client.get(seat_path(table, 1 - seat), params={"token": tokens[seat]})
         assert answer.status_code == 403
+
+
+def test_own_agents_are_refused_where_the_server_does_not_allow_them(tmp_path):
+    with TestClient(make_app(tmp_path / "tables", own_agents=False)) as client:
+        body = {"game": "wasabi", "players": ["person", "examples/my_agent.py:GreedyAgent"]}
+        assert "--own-agents" in refused(client.post("/api/tables", json=body), 400)
+        assert not list((tmp_path / "tables").glob("*.json"))
+        body["players"] = ["person", "heuristic"]
+        assert client.post("/api/tables", json=body).status_code == 201

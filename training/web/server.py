@@ -53,13 +53,15 @@ from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import GAMES
 from boardgame_envs.training.cli_args import check_output_folder
 from boardgame_envs.training.web.tables import PERSON, Table, TableError, TableStore
-from boardgame_envs.training.web.views import board_future, finish_view, warm_up
+from boardgame_envs.training.web.views import board_future, finish_view, warm_up, watch_parent
 
 #: The pages and their script and style.
 STATIC = Path(__file__).parent / "static"
 #: A server-sent events stream says something at least this often (seconds), so that
 #: proxies and browsers keep it open.
 KEEP_ALIVE = 15.0
+#: The addresses of this computer only.
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 #: The largest request body read, in bytes (a move or a new table is far smaller).
 MAX_BODY = 64 * 1024
 
@@ -77,7 +79,11 @@ def default_workers() -> int:
 
 # -- the app -------------------------------------------------------------------------------
 def make_app(
-    data: str | Path, agent_pause: float = 0.0, prefetch: bool = True, workers: int = 0
+    data: str | Path,
+    agent_pause: float = 0.0,
+    prefetch: bool = True,
+    workers: int = 0,
+    own_agents: bool = True,
 ) -> Starlette:
     """The web app, keeping its tables in the folder ``data``; agents move at least
     ``agent_pause`` seconds after the move before theirs. Tables are loaded (and their
@@ -87,16 +93,19 @@ def make_app(
     click, which take a second in a large position), so that the server answers moves
     while they draw and uses more than one core; 0 draws them in threads of the server's
     own process. ``prefetch``: a person's view is drawn as soon as it is their turn, before
-    their page asks.
+    their page asks. ``own_agents``: whether a new table may seat agents from the user's
+    own code (``module:attr``, ``file.py:attr``: they run code of this computer).
     """
-    store = TableStore(data, pause=agent_pause)
+    store = TableStore(data, pause=agent_pause, own_agents=own_agents)
     if workers > 0:
         spawn = multiprocessing.get_context("spawn")  # no fork of a process with threads
         drawing: concurrent.futures.Executor = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=spawn
+            workers, mp_context=spawn, initializer=watch_parent, initargs=(os.getpid(),)
         )
     else:
         drawing = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="drawing")
+    # the pages of seats not to move are quick to draw: here, in threads
+    quick = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="quick-drawing")
     waiters: dict[str, asyncio.Event] = {}
     stopping: list[asyncio.Event] = []  # set when the app stops (one per start)
 
@@ -116,11 +125,14 @@ def make_app(
                 event.set()
 
         def changed(table: Table) -> None:
-            loop.call_soon_threadsafe(wake, table.id)
-            if prefetch and not table.finished:
-                mover = table.state.current_player
-                if table.seats[mover].is_person:
-                    board_future(table, mover, drawing)
+            try:
+                loop.call_soon_threadsafe(wake, table.id)
+                if prefetch and not table.finished:
+                    mover = table.state.current_player
+                    if table.seats[mover].is_person:
+                        board_future(table, mover, drawing, quick)
+            except RuntimeError:  # the app is stopping: its loop or its drawing is closed
+                pass
 
         store.on_change = changed
         # the event streams end first when the server stops (uvicorn waits for open
@@ -134,7 +146,10 @@ def make_app(
         store.start_agents()
         yield
         stop()
+        store.on_change = lambda table: None  # agents still thinking find no loop to tell
         drawing.shutdown(wait=False, cancel_futures=True)
+        quick.shutdown(wait=False, cancel_futures=True)
+        stop_workers(drawing)
 
     async def start_page(request: Request) -> Response:
         return FileResponse(STATIC / "start.html")
@@ -161,7 +176,7 @@ def make_app(
 
     async def view(request: Request) -> Response:
         table, seat = _seat_of(request)
-        board = await asyncio.wrap_future(board_future(table, seat, drawing))
+        board = await asyncio.wrap_future(board_future(table, seat, drawing, quick))
         return JSONResponse(finish_view(table, seat, board))
 
     async def move(request: Request) -> Response:
@@ -268,6 +283,17 @@ class _SecretHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def stop_workers(drawing: concurrent.futures.Executor) -> None:
+    """End a process pool's workers now (a worker busy drawing a large position would
+    otherwise hold the server's exit until it is done)."""
+    terminate = getattr(drawing, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(drawing, "_processes", None) or {}).values()):
+        process.terminate()
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     body = await request.body()
     if len(body) > MAX_BODY:
@@ -349,6 +375,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the folder the tables are kept in (default: {default_data_folder()})",
     )
     parser.add_argument(
+        "--own-agents",
+        action="store_true",
+        help="let tables seat agents from your own code (module:attr, file.py:attr) even when "
+        "--host is not this computer's (they run code of this computer; on 127.0.0.1 they "
+        "are always allowed)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=default_workers(),
@@ -385,10 +418,16 @@ def check_arguments(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> None:
     data = check_arguments(args)
-    app = make_app(data, agent_pause=args.agent_pause, workers=args.workers)
+    local = args.host in LOOPBACK
+    app = make_app(
+        data,
+        agent_pause=args.agent_pause,
+        workers=args.workers,
+        own_agents=local or args.own_agents,
+    )
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"boardgame-envs serve: http://{shown}:{args.port}/ (tables in {data})", flush=True)
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
+    if not local:
         print(
             "boardgame-envs serve: listening beyond this computer; anyone with a seat's "
             "link can play that seat",

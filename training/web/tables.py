@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.agents.specs import is_user_spec, make_agent
 from boardgame_envs.core.rules import (
     IllegalActionError,
     InvalidConfigError,
@@ -357,11 +357,13 @@ def new_table(
     seed: Any = None,
     options: Any = None,
     table_id: str | None = None,
+    own_agents: bool = True,
 ) -> Table:
     """A new table, every argument checked as a request's (:class:`TableError` 400 with one
     line saying what is wrong): a known game, a player count it allows, one entry per seat
     in ``players`` (``"person"`` or an agent spec, each agent built here), a seed (None:
-    drawn) and the game's options."""
+    drawn) and the game's options. ``own_agents``: whether agents from the user's own code
+    (``module:attr``, ``file.py:attr``) may sit at the table."""
     if not isinstance(game, str) or game not in GAMES:
         raise TableError(400, f"unknown game {game!r}; known: {', '.join(GAMES)}")
     options = {} if options is None else options
@@ -370,6 +372,14 @@ def new_table(
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise TableError(400, 'players must be a list of "person" or agent specs, one per seat')
     players = [p.strip() or PERSON for p in players]
+    foreign = [p for p in players if is_user_spec(p)]
+    if foreign and not own_agents:
+        raise TableError(
+            400,
+            f"agent {foreign[0]!r} would run code from this computer's files, which this "
+            "server does not allow (it listens beyond this computer; start it with "
+            "--own-agents to allow it)",
+        )
     try:
         rules = game_info(game).rules()
         if num_players is None:
@@ -392,6 +402,7 @@ class TableStore:
 
     ``pause``: the least time between an agent's move and the move before it, in seconds.
     ``on_change(table)`` is called after every change of a table (from any thread).
+    ``own_agents``: whether new tables may seat agents from the user's own code.
     """
 
     def __init__(
@@ -399,9 +410,11 @@ class TableStore:
         folder: str | Path,
         pause: float = 0.0,
         on_change: Callable[[Table], None] | None = None,
+        own_agents: bool = True,
     ) -> None:
         self.folder = Path(folder)
         self.pause = pause
+        self.own_agents = own_agents
         self.on_change = on_change or (lambda table: None)
         self.tables: dict[str, Table] = {}
         self.problems: list[str] = []
@@ -428,7 +441,7 @@ class TableStore:
             table_id = secrets.token_hex(5)
             while table_id in self.tables:
                 table_id = secrets.token_hex(5)
-            table = new_table(table_id=table_id, **request)
+            table = new_table(table_id=table_id, own_agents=self.own_agents, **request)
             self._adopt(table)
         self.write(table)
         return table

@@ -27,6 +27,9 @@ from __future__ import annotations
 import base64
 import concurrent.futures
 import inspect
+import os
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -52,16 +55,23 @@ def seat_view(
 
 
 def board_future(
-    table: Table, seat: int, drawing: concurrent.futures.Executor | None = None
+    table: Table,
+    seat: int,
+    drawing: concurrent.futures.Executor | None = None,
+    quick: concurrent.futures.Executor | None = None,
 ) -> concurrent.futures.Future:
     """The drawing of the position for ``seat`` (:func:`draw_board`), made once per
     position and seat (not again when an agent starts thinking) and shared by every
-    request: a future, done or on its way in ``drawing`` (None: drawn here, now)."""
+    request: a future, done or on its way in ``drawing`` (None: drawn here, now). The
+    drawing of a seat that is not to move (no places to click: a few milliseconds) goes to
+    ``quick`` instead, if given, so that it never waits behind a large position's."""
 
     def start() -> concurrent.futures.Future:
         spec = board_spec(table, seat)
-        if drawing is not None:
-            return drawing.submit(draw_board, spec)
+        to_move = not table.finished and table.state.current_player == seat
+        executor = drawing if to_move or quick is None else quick
+        if executor is not None:
+            return executor.submit(draw_board, spec)
         future: concurrent.futures.Future = concurrent.futures.Future()
         future.set_result(draw_board(spec))
         return future
@@ -85,6 +95,18 @@ def finish_view(table: Table, seat: int, board: dict[str, Any]) -> dict[str, Any
     if view["thinking"] is not None:
         view["legal"], view["targets"] = [], []
     return view
+
+
+def watch_parent(parent: int) -> None:
+    """In a drawing process: exit when the server (process ``parent``) is gone, however it
+    stopped (a ``SIGKILL`` leaves no time to stop its workers)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
 
 
 def warm_up() -> None:
