@@ -38,16 +38,6 @@ BASE_RECIPE = dict(
     eval_every=5,
     value_mix=0.0,
 )
-#: Expert iteration proper: the labelling search is the Gumbel root search guided by the
-#: network being trained (agents/gumbel.py), the policy learns its completed-Q improved
-#: policy and the value head a mix of its root value and the outcome.
-GUMBEL_ITERATION = dict(
-    search="gumbel:{net},simulations=64,noise=1",
-    target="visits",
-    value_mix=0.5,
-    label_share=0.5,
-    hint="none",
-)
 # Tahiti and Wasabi!: the network learns the shipped PPO policy's move distributions in
 # 2,000 of its games (--imitate), and that is the recipe (iterations=0): it then beats the
 # heuristic by as much as the policy does (Wasabi! 0.639, the policy 0.643, the same 2,000
