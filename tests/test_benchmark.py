@@ -270,3 +270,20 @@ def test_the_command_line(saved, tmp_path):
         assert done.returncode == 2 and done.stdout == ""
         assert len(done.stderr.strip().splitlines()) == 1 and said in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_published_pool_is_the_benchmark_s():
+    """docs/reporting-results.md publishes the pool and its frozen ratings: the code's."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "reporting-results.md"
+    rows = {
+        tuple(cells[:2]): cells[2]
+        for cells in (line.strip("| ").split(" | ") for line in page.read_text().splitlines())
+        if len(cells) > 2 and "`random` " in cells[2]  # the pool's table
+    }
+    for (game, n), refs in benchmark.POOL.items():
+        shown = rows[game, str(n)]
+        for spec, (mu, sigma) in refs.items():
+            assert f"`{spec}` {mu:.2f} ({sigma:.2f})" in shown, (game, n, spec)
+    assert f"{benchmark.SEED:,}" in page.read_text()
