@@ -145,6 +145,10 @@ def test_the_card_is_the_same_on_every_run_apart_from_timings(saved):
     assert "PART of the reference pool" in benchmark.card_markdown(card)
 
 
+def test_the_card_is_the_same_with_worker_processes(saved):
+    assert without_timings(card_of(workers=2)) == without_timings(saved[1])
+
+
 def test_the_frozen_scale_moves_only_the_agent():
     rating = benchmark.FrozenRating()
     for _ in range(30):
