@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -147,6 +148,7 @@ def make_app(
         yield
         stop()
         store.on_change = lambda table: None  # agents still thinking find no loop to tell
+        await run_in_threadpool(store.close)
         drawing.shutdown(wait=False, cancel_futures=True)
         quick.shutdown(wait=False, cancel_futures=True)
         stop_workers(drawing)
@@ -441,7 +443,13 @@ def run(args: argparse.Namespace) -> None:
         access_log=False,
         timeout_graceful_shutdown=2,
     )
-    serve_app(uvicorn.Server(config), app)
+    try:
+        serve_app(uvicorn.Server(config), app)
+    finally:
+        # the tables' states and agents go before the interpreter does (the compiled
+        # engines would report them as leaked otherwise)
+        app.state.store.close()
+        gc.collect()
 
 
 def serve_app(server: uvicorn.Server, app: Starlette) -> None:

@@ -138,6 +138,7 @@ class Table:
         self.on_change: Callable[[Table], None] = lambda table: None
         self.save: Callable[[Table], None] = lambda table: None
         self._runner: threading.Thread | None = None
+        self._closing = threading.Event()
         self._cache: dict[Any, Any] = {}
 
     # -- who may do what ---------------------------------------------------------------
@@ -263,7 +264,7 @@ class Table:
         """Play the moves due from the server: agents' moves (each agent thinks on its own
         seat's view, shown as "thinking", and moves at least ``pause`` seconds after the
         last move, so that people can follow), and a person's only legal move."""
-        while True:
+        while not self._closing.is_set():
             with self.lock:
                 if not self.needs_server_move():
                     return
@@ -284,8 +285,8 @@ class Table:
                     self._changed()
                 return
             rest = pause - (time.monotonic() - started)
-            if rest > 0:
-                time.sleep(rest)
+            if rest > 0 and self._closing.wait(rest):
+                return
             with self.lock:
                 self.thinking = None
                 try:
@@ -296,6 +297,14 @@ class Table:
                     )
                     self._changed()
                     return
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the agents' thread: it plays no more moves (a move it is thinking about is
+        dropped, and thought again when the table is next loaded)."""
+        self._closing.set()
+        runner = self._runner
+        if runner is not None:
+            runner.join(timeout)
 
     # -- the end -----------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
@@ -445,6 +454,12 @@ class TableStore:
             self._adopt(table)
         self.write(table)
         return table
+
+    def close(self) -> None:
+        """Stop every table's agents (the tables stay saved as they are)."""
+        for table in list(self.tables.values()):
+            table.close()
+        self.tables.clear()
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
