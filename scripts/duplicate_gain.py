@@ -102,12 +102,13 @@ def play(run: dict, workers: int) -> dict:
 def table(out: Path) -> str:
     found = {p.name: json.loads(p.read_text()) for p in out.glob("*.json")}
     lines = [
-        "| game | pair (first agent's win share) | games | seeds | win share | plain: 95% CI "
-        "(width) | duplicate: 95% CI over deals (width) | games for width 0.10: plain / "
-        "duplicate |",
-        "|---|---|---:|---|---:|---|---|---|",
+        "| game | pair: A vs B (A's win share) | games | seeds | plain: A's share [95% CI] "
+        "(width) | duplicate: A's share [95% CI over deals] (width) | games for width 0.10: "
+        "plain / duplicate |",
+        "|---|---|---:|---|---|---|---|",
     ]
-    for run in sorted(runs(), key=lambda r: (GAMES.index(r["game"]), "ismcts" in r["agents"][0])):
+    order = sorted(runs(), key=lambda r: (GAMES.index(r["game"]), "ismcts" in r["agents"][0]))
+    for run in order:
         if not run["duplicate"]:
             continue
         done = found.get(name_of(run))
@@ -121,16 +122,15 @@ def table(out: Path) -> str:
             plain_text = (
                 f"{plain['win_share']:.3f} [{p_low:.3f}, {p_high:.3f}] ({p_high - p_low:.3f})"
             )
-        else:
+        else:  # the duplicate games taken as independent: what a plain run of n games reports
             p_low, p_high = done["wilson_over_games"]
-            plain_text = f"({p_high - p_low:.3f} for these games taken as independent)"
+            plain_text = f"({p_high - p_low:.3f})*"
         need_plain = width_needed_games(p_high - p_low, n, TARGET_WIDTH)
         need_dup = width_needed_games(d_high - d_low, n, TARGET_WIDTH)
-        seeds = f"{done['seed']:,} +"
         lines.append(
             f"| {done['game']} | `{done['agents'][0]}` vs `{done['agents'][1]}` | {n} "
-            f"| {seeds} | {done['win_share']:.3f} | {plain_text} | [{d_low:.3f}, {d_high:.3f}] "
-            f"({d_high - d_low:.3f}) | {need_plain:,.0f} / {need_dup:,.0f} |"
+            f"| {done['seed']:,} + | {plain_text} | {done['win_share']:.3f} [{d_low:.3f}, "
+            f"{d_high:.3f}] ({d_high - d_low:.3f}) | {need_plain:,.0f} / {need_dup:,.0f} |"
         )
     return "\n".join(lines)
 
