@@ -21,7 +21,6 @@ from boardgame_envs.tahiti import render as tahiti_render
 from boardgame_envs.tahiti.data import DIRECTION_NAMES, DIRECTIONS, tile_name
 from boardgame_envs.wasabi import render as wasabi_render
 from boardgame_envs.wasabi.data import KIND_SHORT
-from boardgame_envs.wasabi.rules import PHASE_INDEX
 
 
 def _positions(game: str, games: int = 2, every: int = 5) -> Iterator:
@@ -104,11 +103,12 @@ def test_a_limit_the_user_chose_is_shown_as_a_limit(game, option, header):
 def test_the_pictures_count_without_the_cap_too():
     tahiti = game_info("tahiti").rules("python").new_state(2, seed=0)
     picture = tahiti.render_rgb()
-    assert image.find_label(picture, f"round 1 \u00b7 {tahiti.phase}", tahiti_render.TEXT)
+    words = tahiti_render.PHASE_WORDS[tahiti.phase]
+    assert image.find_label(picture, f"round 1 \u00b7 {words}", tahiti_render.TEXT)
     assert not image.find_label(picture, "round 1/1000", tahiti_render.TEXT)
     wasabi = game_info("wasabi").rules("python").new_state(2, seed=0)
     picture = wasabi.render_rgb()
-    detail = f"turn 1 \u00b7 D{PHASE_INDEX[wasabi.phase] + 1} {wasabi.phase}"
+    detail = f"turn 1 \u00b7 {wasabi_render.PHASE_WORDS[wasabi.phase]}"
     assert image.find_label(picture, detail, wasabi_render.TEXT)
     assert not image.find_label(picture, "turn 1/250", wasabi_render.TEXT)
 
