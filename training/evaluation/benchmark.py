@@ -15,10 +15,11 @@ only the benchmarked agent's rating moves and two cards' ratings compare.
 
 Everything on the card but the seconds per decision is the same on every machine: the
 references have no clock (the search runs a fixed number of iterations), every game's deal
-and every agent's generator come from the seed set, and the ratings are fitted in the order
-the games were played. With --save-games every game is kept as a record (deal seed, agents,
-actions, scores) beside a copy of the card; --verify replays those records on the engines,
-recomputes the card from them and reports every record, score or card entry that differs.
+and every agent's generator come from the seed set, and the ratings are fitted in a fixed
+order (game g against every reference before game g + 1). With --save-games every game is
+kept as a record (deal seed, agents, actions, scores) beside a copy of the card; --verify
+replays those records on the engines, recomputes the card from them and reports every
+record, score or card entry that differs.
 
 The pool, the seed set, the frozen ratings and the default game counts are the benchmark's
 definition, data in benchmark_v1.json beside this module: a change to any of them, to the
@@ -372,8 +373,16 @@ def build_card(agent: str, tables: Sequence[Table], games: Sequence[Played]) -> 
         entry.add(record.seat, record.keys, record.winners)
         entry.decisions += record.decisions
         entry.decision_seconds += record.decision_seconds
-        reference = POOL[t.game, t.num_players][played.reference]
-        ratings[t.game, t.num_players].update(record.seat, record.keys, reference)
+    # The rating is fitted game by game, game g against every reference before game g + 1,
+    # so that no reference's games come last (the last games move a rating least).
+    found = {(p.table.game, p.table.num_players, p.reference, p.index): p for p in games}
+    for t in tables:
+        for g in range(t.games):
+            for ref in t.references:
+                played = found.get((t.game, t.num_players, ref, g))
+                if played is not None:
+                    record, reference = played.record, POOL[t.game, t.num_players][ref]
+                    ratings[t.game, t.num_players].update(record.seat, record.keys, reference)
     full = benchmark_tables(tables[0].games if tables else GAMES, _large(tables))
     rows = []
     for t in tables:
