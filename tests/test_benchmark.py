@@ -268,6 +268,7 @@ def test_the_command_line(saved, tmp_path):
         (["nosuchagent"], "unknown agent 'nosuchagent'"),
         (["--verify", str(tmp_path)], "not a benchmark card folder"),
         (["heuristic", "--games", "3"], "--games 3 is not allowed"),
+        (["heuristic", "--save-games", str(saved[0])], "already holds JSON files"),
         ([], "the agent to benchmark is required"),
     ):
         done = run_cli(*argv, cwd=tmp_path)

@@ -126,7 +126,7 @@ class Args:
     """folder for card.md and card.json"""
     save_games: str = ""
     """folder to keep every game in as a record, with a copy of the card, so that anyone can
-    check it with --verify ("" = keep none)"""
+    check it with --verify: a new or empty folder ("" = keep none)"""
     verify: str = ""
     """a folder written by --save-games: replay its records on the engines, recompute the
     card and say whether it matches ("" = benchmark the agent)"""
@@ -166,6 +166,12 @@ class Args:
         check_output_folder("--out", self.out)
         if self.save_games:
             check_output_folder("--save-games", self.save_games)
+            if any(Path(self.save_games).glob("*.json")):
+                raise InvalidConfigError(
+                    f"--save-games {self.save_games} already holds JSON files (records or a "
+                    "card); give a new or empty folder, so that --verify finds only this "
+                    "card's games"
+                )
 
 
 # -- the plan: which games are played ----------------------------------------------------
