@@ -23,7 +23,7 @@ GAME_COMMANDS = ("train", "eval", "league")
 #: Every help text a user can ask for.
 HELP_COMMANDS = [
     [],
-    *[[name] for name in (*cli.COMMAND_MODULES, "play", "watch", "replay", "list")],
+    *[[name] for name in (*cli.COMMAND_MODULES, *cli.VIEWER_MODULES, "play", "list")],
     ["train", "--algo", "exit"],
 ]
 

@@ -380,8 +380,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--own-agents",
         action="store_true",
         help="let tables seat agents from your own code (module:attr, file.py:attr) even when "
-        "--host is not this computer's (they run code of this computer; on 127.0.0.1 they "
-        "are always allowed)",
+        "--host is not this computer's: they run code of this computer (default: off, "
+        "except on 127.0.0.1, where they are always allowed)",
     )
     parser.add_argument(
         "--workers",
