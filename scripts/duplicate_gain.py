@@ -8,7 +8,7 @@ the duplicate run, the Wilson interval of the same games taken as independent, w
 a plain run of that many games would report. The games a width of 0.10 needs follow from
 the width (it shrinks as one over the square root of the games).
 
-    nice -n 19 python scripts/duplicate_gain.py --out duplicate-gain      # resumable
+    python scripts/duplicate_gain.py --out duplicate-gain      # resumable; runs niced (+10)
     python scripts/duplicate_gain.py --out duplicate-gain --table         # the docs' table
 
 Each run is one JSON file in --out, written when it ends; a rerun skips the runs found.
