@@ -61,6 +61,19 @@ def move_anyone(client, table: str, tokens: dict[int, str], pick: int) -> None:
     raise AssertionError("nobody's turn")
 
 
+def settled(client, table: str, tokens: dict[int, str]) -> None:
+    """Wait until one of the table's people has moves to choose from: the server has played
+    every forced move it plays for a person, so the table stays as it is until someone
+    moves."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for seat, token in tokens.items():
+            if client.get(seat_path(table, seat), params={"token": token}).json()["legal"]:
+                return
+        time.sleep(0.01)
+    raise AssertionError(f"table {table} did not settle")
+
+
 def seen(client, table: str, seat: int, token: str) -> dict:
     view = client.get(seat_path(table, seat), params={"token": token}).json()
     return {key: view[key] for key in ("move", "text", "log", "scores", "toMove", "legal")}
@@ -83,6 +96,7 @@ def test_tables_survive_sigkill_and_sigterm(tmp_path):
             if view["thinking"] == 1:
                 break
         assert view["thinking"] == 1
+        settled(client, duel, duel_tokens)
         before = {
             (table, seat): seen(client, table, seat, token)
             for table, tokens in ((wasabi, wasabi_tokens), (duel, duel_tokens))
@@ -110,6 +124,7 @@ def test_tables_survive_sigkill_and_sigterm(tmp_path):
         assert client.get(seat_path(wasabi, 0), params={"token": "wrong"}).status_code == 403
         for pick in range(4):
             move_anyone(client, duel, duel_tokens, pick)
+        settled(client, duel, duel_tokens)
         shown = {seat: seen(client, duel, seat, token) for seat, token in duel_tokens.items()}
         started = time.monotonic()
         server.send_signal(signal.SIGTERM)
