@@ -66,7 +66,7 @@ def test_the_old_game_flag_works_with_a_one_line_notice(command):
     assert args.game == "wasabi"
     assert len(notices) == 1
     assert "--game is deprecated" in notices[0] and cli_args.DEPRECATED_UNTIL in notices[0]
-    assert "boardgame-envs eval wasabi" in notices[0]
+    assert cli_args.example("boardgame-envs eval {game}") in notices[0]
 
 
 @pytest.mark.parametrize("command", ["eval", "league"])
@@ -114,8 +114,8 @@ def test_plays_old_players_flag_works_with_a_notice(monkeypatch, capsys):
     assert code == 0 and played == {"n": 3}
     assert err == (
         "boardgame-envs play: --players is deprecated and will be removed in version "
-        f"{cli_args.DEPRECATED_UNTIL}; give --num-players instead, e.g. boardgame-envs play "
-        "wasabi --num-players 3\n"
+        f"{cli_args.DEPRECATED_UNTIL}; give --num-players instead, e.g. "
+        f"{cli_args.example('boardgame-envs play {game} --num-players 3')}\n"
     )
     code, _, err = run(["play", "wasabi", "--players", "3", "--num-players", "4"], capsys)
     assert code == 2

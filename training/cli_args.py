@@ -4,7 +4,7 @@ A field's docstring is the string literal right under it (CleanRL style); it is 
 the class source, so the dataclass stays the one place where an option is described. A field
 without a default is required: on the command line it is None until given, and the class's
 ``__post_init__`` says so (:func:`check_game` for the game). A field named ``game`` is the
-command's first positional argument, as in every command: ``boardgame-envs eval wasabi``.
+command's first positional argument, as in every command: ``boardgame-envs eval <game>``.
 """
 
 from __future__ import annotations
@@ -80,13 +80,21 @@ def check_game(args: Any) -> None:
     ``--resume`` takes its own)."""
     if args.game is None and not getattr(args, "resume", ""):
         raise InvalidConfigError(
-            f"the game is required, first after the command (e.g. {GAME_EXAMPLE}); "
+            f"the game is required, first after the command (e.g. {example(GAME_EXAMPLE)}); "
             f"allowed: {', '.join(GAMES)} (boardgame-envs list)"
         )
 
 
-#: How the game is given on every command line: first after the command.
-GAME_EXAMPLE = "boardgame-envs eval wasabi --agents heuristic,random"
+#: How the game is given on every command line: first after the command ({game}: see
+#: :func:`example`).
+GAME_EXAMPLE = "boardgame-envs eval {game} --agents heuristic,random"
+
+
+def example(command: str) -> str:
+    """``command`` with ``{game}`` written as a registered game's id (the first one), so that
+    an example in a message is a command line that runs."""
+    return command.format(game=next(iter(GAMES)))
+
 
 #: The version in which the deprecated flags go.
 DEPRECATED_UNTIL = "0.2.0"
@@ -99,7 +107,7 @@ DEPRECATED_FLAGS = {
         "num_players",
         "number of players",
         "--num-players",
-        "boardgame-envs play wasabi --num-players 3",
+        "boardgame-envs play {game} --num-players 3",
     ),
 }
 
@@ -128,7 +136,7 @@ def take_deprecated_flags(namespace: argparse.Namespace, argv: Sequence[str]) ->
     the arguments are checked. ``InvalidConfigError`` when a flag and its new form both
     give a value and they differ."""
     notices = []
-    for flag, (field, what, new_form, example) in DEPRECATED_FLAGS.items():
+    for flag, (field, what, new_form, new_example) in DEPRECATED_FLAGS.items():
         value = vars(namespace).pop(flag, None)
         if value is None:
             continue
@@ -143,7 +151,7 @@ def take_deprecated_flags(namespace: argparse.Namespace, argv: Sequence[str]) ->
         setattr(namespace, field, value)
         notices.append(
             f"{flag} is deprecated and will be removed in version {DEPRECATED_UNTIL}; give "
-            f"{new_form} instead, e.g. {example}"
+            f"{new_form} instead, e.g. {example(new_example)}"
         )
     return notices
 

@@ -3,11 +3,11 @@ bench, benchmark, demo.
 
 boardgame-envs list
 boardgame-envs play factors_multiples --vs heuristic --num-players 3
-boardgame-envs watch wasabi --agents heuristic,random --save game.json
+boardgame-envs watch <game> --agents heuristic,random --save game.json
 boardgame-envs replay game.json --out game.html
 boardgame-envs train factors_multiples --timesteps 300000
-boardgame-envs play wasabi --vs ppo:wasabi
-boardgame-envs eval wasabi --agents ppo:runs/my_run,heuristic,random --games 500
+boardgame-envs play <game> --vs ppo:<game>
+boardgame-envs eval <game> --agents ppo:runs/my_run,heuristic,random --games 500
 boardgame-envs league cornucopia --num-players 2,4 --workers 2
 boardgame-envs leaderboard --workers 2
 boardgame-envs bench --seconds 3
@@ -32,6 +32,7 @@ from boardgame_envs.training.cli_args import (
     add_deprecated_flag,
     args_from_namespace,
     as_typed,
+    example,
     take_deprecated_flags,
 )
 
@@ -110,10 +111,11 @@ def version_text() -> str:
 #: Where the documentation is (one place for the top-level help and the README's).
 DOCS = "docs/index.md in the source (make docs builds the site)"
 
-#: The end of ``boardgame-envs --help``: two examples and where the documentation is.
+#: The end of ``boardgame-envs --help``: two examples (``{game}``: a registered game, see
+#: ``cli_args.example``) and where the documentation is.
 EPILOG = f"""examples:
-  boardgame-envs play wasabi --vs heuristic
-  boardgame-envs eval wasabi --agents ismcts,heuristic,random --games 100
+  boardgame-envs play {{game}} --vs heuristic
+  boardgame-envs eval {{game}} --agents ismcts,heuristic,random --games 100
 
 every command: boardgame-envs COMMAND --help; the versions: boardgame-envs --version
 documentation: {DOCS}"""
@@ -325,7 +327,7 @@ def _parser(chosen: str | None) -> tuple[argparse.ArgumentParser, dict]:
     parser = OneLineParser(
         prog="boardgame-envs",
         description="Modern tabletop games as multi-agent RL environments.",
-        epilog=EPILOG,
+        epilog=example(EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
