@@ -47,6 +47,7 @@ from boardgame_envs.agents.policy_value import (
     HoldsNet,
     PolicyValueNet,
     absolute_values,
+    check_game,
     check_table,
     load_net,
     one_blas_thread,
@@ -130,11 +131,7 @@ class GumbelAgent(HoldsNet, ISMCTSAgent):
         engine: str | None = None,
         label: str = "gumbel",
     ) -> None:
-        if net.game != game:
-            raise InvalidConfigError(
-                f"agent {label!r}: its network is for {net.game}, not {game}; allowed: a "
-                f"network of {game}"
-            )
+        check_game(net, game, label)
         self.gumbel = options or GumbelOptions()
         check_options(self.gumbel, label)
         # the plain search's defaults give the rollouts' epsilon and quiet phases; its time

@@ -685,6 +685,15 @@ def parse_sample(value: str, spec: str) -> bool:
     return value == "1"
 
 
+def check_game(net: PolicyValueNet, game: str, label: str) -> None:
+    """An ``InvalidConfigError`` when ``net`` was made for another game than ``game``."""
+    if net.game != game:
+        raise InvalidConfigError(
+            f"agent {label!r}: its network is for {net.game}, not {game}; allowed: a "
+            f"network of {game}"
+        )
+
+
 def check_table(net: PolicyValueNet, view: PlayerView, label: str) -> None:
     """An ``InvalidConfigError`` when ``view``'s table is not the size ``net`` was made for."""
     players = view_players(view)

@@ -57,6 +57,7 @@ from boardgame_envs.agents.policy_value import (
     HoldsNet,
     PolicyValueNet,
     absolute_values,
+    check_game,
     check_table,
     load_net,
     one_blas_thread,
@@ -119,11 +120,7 @@ class NetSearchAgent(HoldsNet, ISMCTSAgent):
         engine: str | None = None,
         label: str = "ismcts-net",
     ) -> None:
-        if net.game != game:
-            raise InvalidConfigError(
-                f"agent {label!r}: its network is for {net.game}, not {game}; allowed: a "
-                f"network of {game}"
-            )
+        check_game(net, game, label)
         _check_weight("prior", prior, label, low=0.0, high=None)
         _check_weight("value", value, label, low=0.0, high=1.0)
         if isinstance(batch, bool) or not isinstance(batch, int) or not 1 <= batch <= MAX_BATCH:
