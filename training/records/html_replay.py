@@ -277,10 +277,17 @@ def changed_boxes(before: np.ndarray, after: np.ndarray) -> list[tuple[int, int,
     columns into runs, each rectangle trimmed to its changed rows."""
     differs = before != after
     changed = differs[..., 0] | differs[..., 1] | differs[..., 2]  # much faster than any()
+    return mask_boxes(changed, ROW_GAP, COLUMN_GAP)
+
+
+def mask_boxes(mask: np.ndarray, row_gap: int, column_gap: int) -> list[tuple[int, int, int, int]]:
+    """Rectangles ``(x, y, width, height)`` covering the true pixels of ``mask``: rows with
+    any grouped into bands (a new band after more than ``row_gap`` empty rows), each band's
+    columns into runs (``column_gap``), each rectangle trimmed to its rows."""
     boxes = []
-    for top, bottom in _runs(np.flatnonzero(changed.any(axis=1)), ROW_GAP):
-        band = changed[top : bottom + 1]
-        for left, right in _runs(np.flatnonzero(band.any(axis=0)), COLUMN_GAP):
+    for top, bottom in _runs(np.flatnonzero(mask.any(axis=1)), row_gap):
+        band = mask[top : bottom + 1]
+        for left, right in _runs(np.flatnonzero(band.any(axis=0)), column_gap):
             rows = np.flatnonzero(band[:, left : right + 1].any(axis=1))
             y0, y1 = top + int(rows[0]), top + int(rows[-1])
             boxes.append((int(left), y0, int(right - left + 1), y1 - y0 + 1))

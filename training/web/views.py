@@ -37,6 +37,7 @@ import numpy as np
 
 from boardgame_envs.core import image
 from boardgame_envs.core.rules import State
+from boardgame_envs.training.records.html_replay import mask_boxes
 from boardgame_envs.training.web.tables import Table
 
 #: A place to click is made at least this many pixels wide and high (small marks, such as a
@@ -272,7 +273,7 @@ def click_targets(
     common = count == len(legal)
     boxes: dict[tuple[int, int, int, int], set[int]] = {}
     for group, mask in changed:
-        for box in mask_boxes(mask & ~common, TARGET_GAP):
+        for box in _boxes(mask & ~common):
             boxes.setdefault(box, set()).update(group)
     limit = max(4, len(legal) // 2)
     targets = []
@@ -290,8 +291,10 @@ def _same_places(first: np.ndarray, second: np.ndarray) -> bool:
     half (a tile drawn in another rotation on the same cell, not a mark in another corner
     of it)."""
     first, second = first & ~second, second & ~first
-    a = [box for box, _ in _merge_overlapping({b: set() for b in mask_boxes(first, TARGET_GAP)})]
-    b = [box for box, _ in _merge_overlapping({b: set() for b in mask_boxes(second, TARGET_GAP)})]
+    a, b = (
+        [box for box, _ in _merge_overlapping({box: set() for box in _boxes(mask)})]
+        for mask in (first, second)
+    )
     if len(a) != len(b):
         return False
     return all(any(_overlap(x, y) >= 0.5 for y in b) for x in a)
@@ -340,27 +343,9 @@ def _seat_position(state: State, seat: int) -> State:
         return state.clone()
 
 
-def mask_boxes(mask: np.ndarray, gap: int) -> list[tuple[int, int, int, int]]:
-    """Rectangles ``(x, y, width, height)`` covering the true pixels of ``mask``: rows with
-    any grouped into bands (a new band after ``gap`` empty rows), each band's columns into
-    runs, each rectangle trimmed to its rows."""
-    boxes = []
-    for top, bottom in _runs(np.flatnonzero(mask.any(axis=1)), gap):
-        band = mask[top : bottom + 1]
-        for left, right in _runs(np.flatnonzero(band.any(axis=0)), gap):
-            rows = np.flatnonzero(band[:, left : right + 1].any(axis=1))
-            y0, y1 = top + int(rows[0]), top + int(rows[-1])
-            boxes.append((int(left), y0, int(right - left + 1), y1 - y0 + 1))
-    return boxes
-
-
-def _runs(indices: np.ndarray, gap: int) -> list[tuple[int, int]]:
-    if not indices.size:
-        return []
-    breaks = np.flatnonzero(np.diff(indices) > gap)
-    starts = [indices[0], *indices[breaks + 1]]
-    ends = [*indices[breaks], indices[-1]]
-    return [(int(a), int(b)) for a, b in zip(starts, ends)]
+def _boxes(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The rectangles covering ``mask``, runs broken by more than ``TARGET_GAP`` pixels."""
+    return mask_boxes(mask, TARGET_GAP, TARGET_GAP)
 
 
 def _merge_overlapping(
