@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import json
 
 import numpy as np
 import pytest
@@ -131,21 +132,20 @@ def test_samples_hold_search_targets_and_relative_values():
     assert game["value"][0].sum() == pytest.approx(0.0, abs=1e-5)  # zero-sum returns
 
 
-def test_consensus_keeps_only_the_labels_that_searches_seeded_apart_agree_on():
-    # Wasabi's heuristic-ruled search departs rarely; a tiny tree departs often and at random.
-    task = labelling_task("wasabi")
-    alone, agreed = play_and_label(task), play_and_label(dataclasses.replace(task, consensus=2))
-    # The game is the same (the first search's moves are played): every labelled decision
-    # is kept or disputed, and the kept ones are the same samples as without the check.
-    assert alone["disputed"] == 0 and alone["decisions"] == agreed["decisions"]
-    assert 0 < agreed["disputed"] and len(agreed["obs"]) + agreed["disputed"] == len(alone["obs"])
-    kept = [
-        i
-        for i, row in enumerate(alone["obs"])
-        if any(np.array_equal(row, other) for other in agreed["obs"])
-    ]
-    assert len(kept) == len(agreed["obs"])
-    assert np.array_equal(alone["policy"][kept], agreed["policy"])
+def test_a_run_made_with_the_removed_consensus_option_resumes_only_without_it(tmp_path):
+    # --consensus (labels kept where two searches agreed) was removed: a run saved with its
+    # old default resumes; one that used it is refused, naming the option.
+    run = exit_.main(tiny(tmp_path, iterations=1))
+    config = json.loads((run / "config.json").read_text())
+    for consensus, works in ((1, True), (2, False)):
+        config["args"]["consensus"] = consensus
+        (run / "config.json").write_text(json.dumps(config))
+        resumed = exit_.Args(resume=str(run), iterations=1, progress=False)
+        if works:
+            exit_.main(resumed)
+        else:
+            with pytest.raises(InvalidConfigError, match="--consensus 2, an option no longer"):
+                exit_.main(resumed)
 
 
 def test_resume_reaches_the_same_weights(tmp_path):
@@ -289,7 +289,6 @@ def test_a_weight_that_is_no_number_is_refused_alike_by_both_algorithms():
         (["--play", "tree"], "--play 'tree' is not allowed; allowed: searched, net"),
         (["--backend", "mpi"], "--backend 'mpi' is not allowed; allowed: local, ray"),
         (["--hint", "random"], "--hint 'random' is not allowed; allowed: none, heuristic"),
-        (["--consensus", "0"], "--consensus 0 is not allowed; allowed: an integer >= 1"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):

@@ -41,3 +41,21 @@ def test_bad_study_arguments_are_refused(tmp_path):
         label_study.Args(game="wasabi", share=0.0)
     with pytest.raises(InvalidConfigError, match="no replay"):
         label_study.held_out_agreement(tmp_path)
+
+
+def test_equivalent_moves_count_as_the_same_move():
+    # A Carcassonne position with a symmetric tile: its rotations are different actions that
+    # leave the same position, and the study compares them as one move.
+    from boardgame_envs import make_rules
+
+    rules = make_rules("carcassonne_castle")
+    for seed in range(40):
+        state = rules.new_state(2, seed=seed)
+        legal = state.view(state.current_player).legal_actions()
+        same = label_study._same_move(state, legal, state.current_player)
+        if len(set(same.values())) < len(legal):
+            break
+    else:
+        pytest.fail("no opening with a symmetric tile in 40 deals")
+    merged = [move for move in legal if same[move] != move]
+    assert merged and all(same[same[move]] == same[move] for move in legal)

@@ -5,8 +5,7 @@ learner's, rotated by the loop, and the opponents'), the search that labels and 
 networks' bytes. :func:`play_and_label` plays it and returns arrays: at a share
 ``label_share`` of the learner's decisions with two or more legal moves, the search decides
 from the learner's view and the sample (observation, legal mask, the policy target: the
-search's visit shares or its move) is kept (with ``consensus`` above 1, only where searches
-seeded apart all choose that move: a label another search would not repeat is noise); the
+search's visit shares or its move) is kept; the
 game goes on with the searched move (``play="searched"``) or the learner's own. At the end
 every sample gets the value target, ``state.returns()`` ordered from the labelled seat
 (index 0 = that seat, 1 = the next in turn order, ...).
@@ -64,9 +63,6 @@ class GameTask:
     hint: str = "none"
     """the network's hint (``boardgame_envs.agents.policy_value.HINTS``): the samples' observations
     end with its one-hot"""
-    consensus: int = 1
-    """searches per labelled decision, seeded apart; with 2 or more, a decision is kept only
-    where every one chooses the same move (the game goes on with the first one's)"""
     value_mix: float = 0.0
     """the share of a labelled sample's own value target taken from the search's root value
     (where the search gives one, as ``gumbel`` does), the rest from the game's outcome"""
@@ -77,8 +73,7 @@ def play_and_label(task: GameTask) -> dict:
 
     Returns the samples (``obs`` float32[k, obs], ``mask`` bool[k, A], ``policy``
     float32[k, A], ``value`` float32[k, n]) and the game's figures (``decisions``,
-    ``disputed``: labelled decisions dropped for want of consensus, ``learner_return``,
-    ``cpu_seconds``)."""
+    ``learner_return``, ``cpu_seconds``)."""
     started = time.process_time()
     with one_torch_thread():
         from boardgame_envs.agents.policy_value import encode_view
@@ -90,10 +85,10 @@ def play_and_label(task: GameTask) -> dict:
         seats = _seat_agents(task)
         for seat, agent in enumerate(seats):
             agent.reset(task.seed * 7919 + seat)  # as training.evaluate seeds them
-        search, *checks = _searches(task)
+        search = _search(task)
         labels = np.random.default_rng([task.seed, 1])
         rows: dict[str, list] = {"obs": [], "mask": [], "policy": [], "root": []}
-        decisions = disputed = 0
+        decisions = 0
         while not state.is_terminal():
             seat = state.current_player
             view = state.view(seat)
@@ -102,14 +97,11 @@ def play_and_label(task: GameTask) -> dict:
                 decisions += 1
                 if labels.random() < task.label_share:
                     searched = search.act(view)
-                    if all(check.act(view) == searched for check in checks):
-                        observation, mask = encode_view(view, hint)
-                        rows["obs"].append(observation)
-                        rows["mask"].append(mask)
-                        rows["policy"].append(_policy_target(task, search, view, searched))
-                        rows["root"].append(getattr(search, "last_value", math.nan))
-                    else:
-                        disputed += 1
+                    observation, mask = encode_view(view, hint)
+                    rows["obs"].append(observation)
+                    rows["mask"].append(mask)
+                    rows["policy"].append(_policy_target(task, search, view, searched))
+                    rows["root"].append(getattr(search, "last_value", math.nan))
                     if task.play == "searched":
                         state.apply(searched)
                         continue
@@ -130,22 +122,16 @@ def play_and_label(task: GameTask) -> dict:
         policy=np.asarray(rows["policy"], dtype=np.float32).reshape(k, action_size),
         value=value,
         decisions=decisions,
-        disputed=disputed,
         learner_return=float(returns[task.learner_seat]),
         cpu_seconds=time.process_time() - started,
     )
 
 
-def _searches(task: GameTask) -> list:
-    """The labelling search, then (``consensus`` above 1) the searches that must agree with
-    it: the same spec, each reseeded apart for every game."""
-    spec = _search_spec(task)
-    searches = []
-    for k in range(task.consensus):
-        search = worker_agent(spec, task.game, task.nets, seat=-1 - k)
-        search.reset(task.seed * 7919 + task.num_players + k)
-        searches.append(search)
-    return searches
+def _search(task: GameTask):
+    """The labelling search, reseeded for every game."""
+    search = worker_agent(_search_spec(task), task.game, task.nets, seat=-1)
+    search.reset(task.seed * 7919 + task.num_players)
+    return search
 
 
 def _policy_target(task: GameTask, search, view, searched: int) -> np.ndarray:

@@ -56,10 +56,6 @@ class Args:
     """the policy's target at a labelled decision: the search's root visit shares (visits;
     its move alone where it searched no tree) or the move it chose (move: where a check such
     as verify or guard overrules the tree) (None: the game's recipe)"""
-    consensus: int = 1
-    """searches per labelled decision, seeded apart: with 2 or more, a decision is learned
-    only where all of them choose the same move (a departure from the heuristic that a
-    second search would not repeat is noise to the network); the others are dropped"""
     opponent: str | None = None
     """the other seats, drawn per seat and game from a weighted mix of heuristic, random,
     self-play (the current network), past (an earlier iteration's network) and agent specs,
@@ -156,7 +152,6 @@ ARGS_ALLOWED: dict[str, Allowed] = {
     "search": _TEXT | NONE,
     "play": one_of(*PLAY_MODES) | NONE,
     "target": one_of(*TARGETS) | NONE,
-    "consensus": at_least(1),
     "opponent": _TEXT | NONE,
     "pool_size": at_least(1),
     "imitation_games": at_least(0) | NONE,

@@ -251,7 +251,6 @@ def main(args: Args) -> Path:
             figures = dict(
                 losses,
                 samples=len(block),
-                disputed=sum(g["disputed"] for g in games),
                 window=len(window),
                 learner_return=float(np.mean([g["learner_return"] for g in games])),
                 cpu_hours=run.cpu_seconds / 3600,
@@ -283,6 +282,12 @@ def _resumed_args(args: Args) -> Args:
     target = saved["iterations"]
     saved.setdefault("hint", "none")  # runs made before networks had hints
     saved.setdefault("value_mix", 0.0)  # runs made before the search gave root values
+    consensus = saved.pop("consensus", 1)  # an option since removed
+    if consensus != 1:
+        raise InvalidConfigError(
+            f"{args.resume} was trained with --consensus {consensus}, an option no longer "
+            "offered; allowed: a run made without it (--consensus 1, the old default)"
+        )
     saved.update(
         resume=args.resume,
         iterations=target if args.iterations is None else max(args.iterations, target),
@@ -434,7 +439,6 @@ def iteration_tasks(args: Args, run: RunState, iteration: int, current: bytes | 
                 target=args.target,
                 nets=nets,
                 hint=args.hint,
-                consensus=args.consensus,
                 value_mix=args.value_mix,
             )
         )
