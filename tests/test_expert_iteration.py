@@ -336,3 +336,24 @@ def test_train_keeps_ppo_as_its_default_algorithm(capsys):
         cli.main(["train", "--algo", "dqn"])
     assert stopped.value.code == 2
     assert "invalid choice: 'dqn' (choose from 'ppo', 'exit')" in capsys.readouterr().err
+
+
+def test_eval_against_adds_a_row_per_agent_to_every_evaluation(tmp_path):
+    run = exit_.main(tiny(tmp_path, eval_every=1, eval_against="random"))
+    rows = list(csv.DictReader((run / "eval.csv").open()))
+    assert [(int(r["iteration"]), r["opponent"]) for r in rows] == [
+        (1, "heuristic"),
+        (1, "random"),
+        (2, "heuristic"),
+        (2, "random"),
+    ]
+    # The rows of one evaluation share the run's figures; each its own deals' result.
+    assert all(int(r["eval_games"]) == 2 for r in rows)
+    assert rows[0]["cpu_seconds"] == rows[1]["cpu_seconds"]
+    assert (run / "learning_curve.png").stat().st_size > 0
+
+
+def test_eval_against_refuses_a_clocked_search_before_the_run(tmp_path):
+    with pytest.raises(InvalidConfigError, match="--eval-against 'ismcts' searches for seconds"):
+        exit_.main(tiny(tmp_path, eval_against="ismcts"))
+    assert not any(tmp_path.iterdir())

@@ -105,6 +105,10 @@ class Args:
     game's recipe)"""
     eval_games: int = 200
     """deals of each evaluation"""
+    eval_against: str = ""
+    """more agents the network alone plays at each evaluation besides the heuristic,
+    comma-separated agent specs such as ismcts:seconds=0 (each adds its row to eval.csv
+    and its line to the learning curve; "" = the heuristic alone)"""
     seed: int = 0
     """seeds the deals, the agents, the network and the minibatches"""
     workers: int = 1

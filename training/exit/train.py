@@ -23,8 +23,9 @@ each iteration:
    samples make, minimising the cross-entropy of the search's distribution against the
    masked policy plus ``value_weight`` times the squared error of the values.
 3. **Evaluate** (every ``eval_every`` iterations and at the end): the network alone
-   (``net:``, its most likely move) against the heuristic over ``eval_games`` deals from
-   seed 1,000,000,000 (never dealt for training), seats rotated, with Wilson 95% intervals.
+   (``net:``, its most likely move) against the heuristic, and each agent of
+   ``eval_against``, over ``eval_games`` deals from seed 1,000,000,000 (never dealt for
+   training), seats rotated, with Wilson 95% intervals.
 
 A search spec may name the current network as ``{net}``, e.g. ``--search
 "ismcts-net:{net},prior=1"``: the search is then guided by the latest network (expert
@@ -106,7 +107,7 @@ from tqdm.auto import tqdm
 
 from boardgame_envs.agents.ppo import describe_device, resolve_device
 from boardgame_envs.agents.settings import reference_agent
-from boardgame_envs.agents.specs import make_agent
+from boardgame_envs.agents.specs import make_agent, split_agent_specs
 from boardgame_envs.core.rules import InvalidConfigError
 from boardgame_envs.registry import make_rules
 from boardgame_envs.training.cli_args import (
@@ -209,8 +210,8 @@ def main(args: Args) -> Path:
             )
             net_path = save_network(run_dir, net, run)
             if args.eval_every or args.iterations == 0:
-                row = evaluate_and_log(run_dir, net_path, args, run, writer)
-                bar.write(f"warm start: {_eval_text(row)}")
+                for row in evaluate_and_log(run_dir, net_path, args, run, writer):
+                    bar.write(f"warm start: {_eval_text(row)}")
             save_iteration(run_dir, net_path, net, optimizer, window, run)
         for iteration in range(run.iteration + 1, args.iterations + 1):
             cpu_start, wall_start = cpu_seconds_used(), time.perf_counter()
@@ -261,8 +262,8 @@ def main(args: Args) -> Path:
             if iteration == args.iterations or (
                 args.eval_every and iteration % args.eval_every == 0
             ):
-                row = evaluate_and_log(run_dir, net_path, args, run, writer)
-                bar.write(f"iteration {iteration}: {_eval_text(row)}")
+                for row in evaluate_and_log(run_dir, net_path, args, run, writer):
+                    bar.write(f"iteration {iteration}: {_eval_text(row)}")
             save_iteration(run_dir, net_path, net, optimizer, window, run)
             bar.set_postfix(
                 policy_loss=f"{losses['policy_loss']:.3f}", value_loss=f"{losses['value_loss']:.3f}"
@@ -282,6 +283,7 @@ def _resumed_args(args: Args) -> Args:
     target = saved["iterations"]
     saved.setdefault("hint", "none")  # runs made before networks had hints
     saved.setdefault("value_mix", 0.0)  # runs made before the search gave root values
+    saved.setdefault("eval_against", "")  # runs measured against the heuristic alone
     consensus = saved.pop("consensus", 1)  # an option since removed
     if consensus != 1:
         raise InvalidConfigError(
@@ -328,6 +330,8 @@ def check_agents(args: Args, current: bytes) -> None:
     for spec, _ in opponent_shares(args.opponent):
         if spec not in (SELF_PLAY, PAST):
             _check_reproducible(make_agent(spec, args.game), "--opponent", spec)
+    for spec in split_agent_specs(args.eval_against):
+        _check_reproducible(make_agent(spec, args.game), "--eval-against", spec)
     search_specs = {args.search.replace(NET_PLACEHOLDER, "{current}")}
     if NET_PLACEHOLDER in args.search:
         search_specs.add(without_network(args.search))
@@ -470,20 +474,30 @@ EVAL_COLUMNS = (
 )
 
 
-def evaluate_and_log(run_dir: Path, net_path: Path, args: Args, run: RunState, writer) -> dict:
-    """Evaluate the iteration's network (:func:`evaluate_net`), count its CPU and wall
-    seconds in ``run``, write its row to eval.csv, redraw the learning curve and log the
-    win share to tensorboard (``writer``); the row."""
-    eval_cpu, eval_wall = cpu_seconds_used(), time.perf_counter()
-    result = evaluate_net(net_path, args)
-    run.eval_cpu_seconds += cpu_seconds_used() - eval_cpu
-    run.wall_seconds += time.perf_counter() - eval_wall
-    row = eval_row(result, run, reference_agent(args.game))
-    write_eval_row(run_dir / "eval.csv", row)
+def evaluate_and_log(
+    run_dir: Path, net_path: Path, args: Args, run: RunState, writer
+) -> list[dict]:
+    """Evaluate the iteration's network against each of :func:`eval_opponents`
+    (:func:`evaluate_net`), count the CPU and wall seconds in ``run``, write their rows to
+    eval.csv, redraw the learning curve and log the win shares to tensorboard (``writer``);
+    the rows."""
+    rows = []
+    for opponent in eval_opponents(args):
+        eval_cpu, eval_wall = cpu_seconds_used(), time.perf_counter()
+        result = evaluate_net(net_path, args, opponent)
+        run.eval_cpu_seconds += cpu_seconds_used() - eval_cpu
+        run.wall_seconds += time.perf_counter() - eval_wall
+        rows.append(eval_row(result, run, opponent))
+        writer.add_scalar(f"eval/win_share_vs_{opponent}", result.win_share, run.iteration)
+    write_eval_rows(run_dir / "eval.csv", rows)
     plot_learning_curve(run_dir, args.num_players)
-    opponent = row["opponent"]
-    writer.add_scalar(f"eval/win_share_vs_{opponent}", float(row["win_share"]), run.iteration)
-    return row
+    return rows
+
+
+def eval_opponents(args: Args) -> list[str]:
+    """Who the network is measured against: the heuristic (random play in a game without
+    one), then ``--eval-against``'s agents."""
+    return [reference_agent(args.game), *split_agent_specs(args.eval_against)]
 
 
 def _eval_text(row: dict) -> str:
@@ -493,13 +507,11 @@ def _eval_text(row: dict) -> str:
     )
 
 
-def evaluate_net(net_path: Path, args: Args):
-    """The network alone (its most likely move) against the heuristic (random play in a game
-    without one) in every other seat,
+def evaluate_net(net_path: Path, args: Args, opponent: str):
+    """The network alone (its most likely move) against ``opponent`` in every other seat,
     seats rotated, over ``eval_games`` fresh deals: a ``PairingResult``."""
     from boardgame_envs.training.evaluation.tournament import run_tournament
 
-    opponent = reference_agent(args.game)
     tournament = run_tournament(
         args.game,
         ["net", opponent],
@@ -534,11 +546,13 @@ def eval_row(result, run: RunState, opponent: str) -> dict:
     )
 
 
-def write_eval_row(path: Path, row: dict) -> None:
-    """eval.csv with ``row`` appended, rows of its iteration or later dropped first (a run
-    resumed after an evaluation but before its checkpoint evaluates again)."""
+def write_eval_rows(path: Path, new_rows: list[dict]) -> None:
+    """eval.csv with ``new_rows`` (one evaluation's) appended, rows of their iteration or
+    later dropped first (a run resumed after an evaluation but before its checkpoint
+    evaluates again)."""
+    iteration = new_rows[0]["iteration"]
     rows = list(csv.DictReader(path.open())) if path.exists() else []
-    rows = [r for r in rows if int(r["iteration"]) < row["iteration"]] + [row]
+    rows = [r for r in rows if int(r["iteration"]) < iteration] + new_rows
 
     def write(temp: str) -> None:
         with open(temp, "w", newline="") as handle:
