@@ -42,15 +42,13 @@ BASE_RECIPE = dict(
 # 2,000 of its games (--imitate), and that is the recipe (iterations=0): it then beats the
 # heuristic by as much as the policy does (Wasabi! 0.639, the policy 0.643, the same 2,000
 # deals), where the networks the search's labels taught stayed at the heuristic's level
-# (0.50-0.51). Iterations after it, as set here (the search guided by the network, a
-# departure checked against the network's move, small steps), lowered it: 0.612 after 10
-# (0.618 at --value-weight 0.1). docs/results.md has the runs.
+# (0.50-0.51). Iterations after it (the search guided by the network, small steps) lowered
+# it: 0.612 after 10 (0.618 at --value-weight 0.1). docs/results.md has the runs.
 PPO_DISTILLED = dict(
     iterations=0,
     target="move",
     hint="heuristic",
     imitation_games=2000,
-    search="ismcts-net:{net},seconds=0,incumbent=net",
     learning_rate=3e-4,
     epochs=4,
 )
