@@ -25,7 +25,7 @@ NATIVE_DEV ?= build/dev
 SANITIZE_BUILD = build/sanitize
 CMAKE = PATH="$(abspath $(VENV))/bin:$$PATH" cmake
 
-.PHONY: test test-all test-sanitize native-dev demo bench leaderboard docs lint clean
+.PHONY: test test-all test-sanitize test-rllib native-dev demo bench leaderboard docs lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,32 @@ test-sanitize: $(STAMP)
 	BOARDGAME_ENVS_NATIVE_PATH=$(SANITIZE_BUILD) ASAN_OPTIONS=detect_leaks=0 \
 		LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libubsan.so)" \
 		$(PY) -m pytest -n 2 -m "native and not slow" -p no:cacheprovider tests
+
+# The Ray RLlib example and its tests (tests/rllib/) in an environment of their own: ray[rllib]
+# pins gymnasium (1.2.2 with Ray 2.60) and .venv keeps its own. torch first, as above. The
+# native engines are compiled for it into build/native-rllib, apart from build/native, so that
+# neither environment's rebuild undoes the other's (once, then only when a source changes);
+# they step the example's games several times faster than the pure-Python engines would.
+RLLIB_VENV   = .venv-rllib
+RLLIB_PY     = $(RLLIB_VENV)/bin/python
+RLLIB_STAMP  = $(RLLIB_VENV)/.installed
+RLLIB_NATIVE = $(RLLIB_VENV)/.native
+RLLIB_EDITABLE = $(RLLIB_PY) -m pip install --no-build-isolation -C build-dir=build/native-rllib -e
+
+$(RLLIB_STAMP): pyproject.toml Makefile
+	$(PYTHON) -m venv $(RLLIB_VENV)
+	$(RLLIB_PY) -m pip install --upgrade pip
+	$(RLLIB_PY) -m pip install $(TORCH)
+	$(RLLIB_PY) -m pip install $(BUILD_REQUIRES) "pytest>=8"
+	$(RLLIB_EDITABLE) ".[rllib]"
+	touch $(RLLIB_STAMP)
+
+$(RLLIB_NATIVE): $(RLLIB_STAMP) $(NATIVE_SOURCES)
+	$(RLLIB_EDITABLE) . --no-deps
+	touch $(RLLIB_NATIVE)
+
+test-rllib: $(RLLIB_NATIVE)
+	$(RLLIB_PY) -m pytest -p no:cacheprovider tests/rllib
 
 native-dev: $(STAMP)
 	$(CMAKE) -S native -B $(NATIVE_DEV) -G Ninja -DCMAKE_BUILD_TYPE=Release -DBGE_GAMES="$(GAMES)" \
