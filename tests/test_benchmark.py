@@ -292,3 +292,23 @@ def test_the_published_pool_is_the_benchmark_s():
         for spec, (mu, sigma) in refs.items():
             assert f"`{spec}` {mu:.2f} ({sigma:.2f})" in shown, (game, n, spec)
     assert f"{benchmark.SEED:,}" in page.read_text()
+
+
+def test_the_shipped_reference_models_are_the_benchmark_s():
+    # A reference policy or network shipped anew without a new benchmark version fails here.
+    benchmark.check_reference_models()
+    pool_models = {
+        spec
+        for refs in benchmark.POOL.values()
+        for spec in refs
+        if spec.split(":")[0] in ("ppo", "net")
+    }
+    assert set(benchmark.REFERENCE_MODELS) == pool_models
+
+
+def test_a_changed_reference_model_is_refused_before_any_game(monkeypatch, tmp_path):
+    spec = next(iter(benchmark.REFERENCE_MODELS))
+    monkeypatch.setitem(benchmark.REFERENCE_MODELS, spec, "0" * 64)
+    with pytest.raises(InvalidConfigError, match=f"the reference {spec} of benchmark 1 is another"):
+        benchmark.run_benchmark("random", save_games=tmp_path / "card", progress=False)
+    assert not (tmp_path / "card").exists()

@@ -81,6 +81,10 @@ POOL: dict[tuple[str, int], dict[str, tuple[float, float]]] = {
     }
     for table in DEFINITION["tables"]
 }
+#: The SHA-256 of each reference policy's or network's shipped file: another file under
+#: the same name is another reference, and makes another version (see
+#: :func:`check_reference_models`).
+REFERENCE_MODELS: dict[str, str] = DEFINITION["reference_models"]
 #: What each larger table leaves out, and why (said on the card).
 LEFT_OUT = {
     (game, n): [
@@ -556,6 +560,7 @@ def run_benchmark(
     ``save_games``: a folder for one record per game. ``keep`` plays part of the pool only
     (see :func:`benchmark_tables`)."""
     tables = benchmark_tables(games, large_table_games, keep)
+    check_reference_models()
     check_agent(agent, tables)
     folder = Path(save_games) if save_games else None
     played = []
@@ -567,6 +572,28 @@ def run_benchmark(
     except WorkerError as error:
         raise InvalidConfigError(f"{error}; the benchmark stopped and wrote no card") from None
     return build_card(agent, tables, played)
+
+
+def check_reference_models() -> None:
+    """``InvalidConfigError`` unless every reference policy and network of the pool is the
+    shipped file the benchmark's version was defined with (a card played against another
+    would not compare with the published ones)."""
+    import hashlib
+
+    from boardgame_envs.agents.policy_value import shipped_nets
+    from boardgame_envs.agents.ppo import shipped_models
+
+    shipped = {"ppo": shipped_models(), "net": shipped_nets()}
+    for spec, digest in REFERENCE_MODELS.items():
+        kind, _, name = spec.partition(":")
+        path = shipped[kind].get(name)
+        if path is None or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            found = "is missing" if path is None else f"is another file ({path.name} differs)"
+            raise InvalidConfigError(
+                f"the reference {spec} of benchmark {BENCHMARK_VERSION} {found}, so a card "
+                "would not compare with the published ones; allowed: the package's own "
+                "models (reinstall it), or a new benchmark version for new references"
+            )
 
 
 # -- verifying -------------------------------------------------------------------------------
