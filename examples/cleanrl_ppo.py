@@ -60,9 +60,9 @@ class Args:
     """games stepped together"""
     num_steps: int = 128
     """steps per env in each rollout (a rollout is num_envs * num_steps decisions)"""
-    num_minibatches: int = 4
+    num_minibatches: int = 16
     """minibatches per pass over a rollout"""
-    update_epochs: int = 4
+    update_epochs: int = 8
     """passes over each rollout"""
     learning_rate: float = 3e-4
     """Adam's step size, falling linearly to 0 over the run"""
@@ -184,6 +184,7 @@ def train(args: Args, policy: Policy, optimizer, run_dir: Path) -> None:
             act_buf[t] = action
             obs, reward, terminated, truncated, _ = env.step(action.numpy())
             done = terminated | truncated
+            # a won game ends on a reward above 0 (the outcome, give or take the score shaping)
             games, wins = games + done.sum(), wins + (reward[done] > 0).sum()
             rew_buf[t] = torch.as_tensor(reward)
             next_obs, next_done = torch.as_tensor(obs), torch.as_tensor(done, dtype=torch.float32)

@@ -10,10 +10,11 @@ the wall minutes and the win share with its 95% interval.
 
     python scripts/compare_ppo.py                          # the full budgets: about an hour
     python scripts/compare_ppo.py --sb3-steps 400000 --cleanrl-steps 400000 --games 400
-    python scripts/compare_ppo.py --sb3-run DIR --sb3-cpu-min 29.5   # an SB3 run made before
+    python scripts/compare_ppo.py --sb3-run DIR --sb3-cpu-min 29.5 \
+        --cleanrl-policy RUN/policy.pt --cleanrl-cpu-min 12.0   # runs made before: compare
 
-``--sb3-run`` reuses a finished run of the recipe (its CPU-minutes measured as it ran, by
-``/usr/bin/time``) in place of training it again.
+``--sb3-run`` and ``--cleanrl-policy`` reuse finished runs (their CPU-minutes measured as
+they ran, e.g. by ``/usr/bin/time``) in place of training them again.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def main() -> None:
     parser.add_argument("--cleanrl-steps", type=int, default=0, help="0: the example's 3.5M")
     parser.add_argument("--sb3-run", default="", help="a finished run of the recipe to reuse")
     parser.add_argument("--sb3-cpu-min", type=float, default=0.0, help="that run's CPU-minutes")
+    parser.add_argument("--cleanrl-policy", default="", help="a finished one-file run's policy")
+    parser.add_argument("--cleanrl-cpu-min", type=float, default=0.0, help="its CPU-minutes")
     parser.add_argument("--games", type=int, default=2000, help="deals against the heuristic")
     parser.add_argument("--seed", type=int, default=8_600_000_000, help="deal g is seed + g")
     parser.add_argument("--workers", type=int, default=2, help="processes playing the games")
@@ -80,11 +83,14 @@ def main() -> None:
         sb3 = timed(command, out / "sb3_recipe.log")
     rows["SB3 recipe (MaskablePPO)"] = (sb3, f"ppo:{sb3_dir}")
 
-    steps = ["--total-timesteps", str(args.cleanrl_steps)] if args.cleanrl_steps else []
-    command = [sys.executable, str(EXAMPLE), "--eval-games", "0", "--out-dir", str(out), *steps]
-    cleanrl = timed(command, out / "cleanrl_ppo.log")
-    log = (out / "cleanrl_ppo.log").read_text()
-    policy = log.rsplit("saved ", 1)[1].split()[0]
+    if args.cleanrl_policy:
+        policy = str(Path(args.cleanrl_policy).resolve())
+        cleanrl = {"cpu_min": args.cleanrl_cpu_min, "wall_min": None}
+    else:
+        steps = ["--total-timesteps", str(args.cleanrl_steps)] if args.cleanrl_steps else []
+        command = [sys.executable, str(EXAMPLE), "--eval-games", "0", "--out-dir", str(out)]
+        cleanrl = timed([*command, *steps], out / "cleanrl_ppo.log")
+        policy = (out / "cleanrl_ppo.log").read_text().rsplit("saved ", 1)[1].split()[0]
     os.environ["CLEANRL_PPO_POLICY"] = policy  # read by SavedPolicy, in the workers too
     rows["one-file PPO (examples/cleanrl_ppo.py)"] = (cleanrl, f"{EXAMPLE}:SavedPolicy")
 
