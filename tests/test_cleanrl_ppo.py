@@ -37,6 +37,7 @@ def win_share_against_random(example, policy_file: Path, games: int, seed: int) 
 def test_tiny_budget_beats_the_untrained_network(tmp_path):
     example = load_example()
     tiny = dict(total_timesteps=8192, num_envs=32, num_steps=64, eval_games=0)
+    tiny.update(num_minibatches=4, update_epochs=4)
     untrained = example.main(
         example.Args(imitation_games=0, learning_rate=0.0, out_dir=str(tmp_path / "a"), **tiny)
     )
