@@ -4,11 +4,12 @@
 environment of their own: ``make test-rllib`` makes ``.venv-rllib`` with the ``rllib`` extra
 and runs them. Elsewhere (``make test``) they are skipped.
 
-The learning test trains at the example's default budget (60 PPO iterations of 4,000 env
+The learning test trains at the example's default budget (40 PPO iterations of 4,000 env
 steps, self-play; one to three minutes on 2 cores) and plays 400 fresh deals against
-uniformly random legal moves, seats rotated. Untrained networks, played greedily as the
-example plays, read 0.43 to 0.61 there (seeds 0 to 5): a greedy untrained network is a
-fixed strategy, not a coin. The threshold sits above that range.
+uniformly random legal moves, seats rotated. Trained so, the policy read 0.701 to 0.754 on
+seeds 0 to 3; untrained networks, played greedily as the example plays, read 0.379 to 0.606
+on seeds 0 to 13 (a greedy untrained network is a fixed strategy, not a coin). The
+threshold sits between the two.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ pytest.importorskip("ray.rllib", reason="needs the rllib extra, in its own env: 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "rllib_self_play.py"
 #: The trained policy's win share against random that the test asks for (see the docstring).
-THRESHOLD = 0.68
+THRESHOLD = 0.65
 
 
 def test_the_package_plays_every_game_under_rllibs_gymnasium():
