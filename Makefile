@@ -80,8 +80,9 @@ $(RLLIB_STAMP): pyproject.toml Makefile
 		-C build-dir=build/rllib -e ".[rllib]"
 	touch $(RLLIB_STAMP)
 
+# tests/test_envs.py too: the envs' API tests under RLlib's gymnasium (seconds).
 test-rllib: $(RLLIB_STAMP)
-	$(RLLIB_PY) -m pytest -p no:cacheprovider tests/rllib
+	$(RLLIB_PY) -m pytest -p no:cacheprovider tests/rllib tests/test_envs.py
 
 native-dev: $(STAMP)
 	$(CMAKE) -S native -B $(NATIVE_DEV) -G Ninja -DCMAKE_BUILD_TYPE=Release -DBGE_GAMES="$(GAMES)" \
