@@ -312,3 +312,32 @@ def test_a_changed_reference_model_is_refused_before_any_game(monkeypatch, tmp_p
     with pytest.raises(InvalidConfigError, match=f"the reference {spec} of benchmark 1 is another"):
         benchmark.run_benchmark("random", save_games=tmp_path / "card", progress=False)
     assert not (tmp_path / "card").exists()
+
+
+def test_an_agent_that_cannot_play_a_table_is_refused_before_any_game(tmp_path):
+    # The shipped 2-player networks cannot sit at the largest tables: said before game one.
+    with pytest.raises(InvalidConfigError, match="its network is for 2 players, this game has"):
+        benchmark.run_benchmark(
+            "net:{game}",
+            games=2,
+            large_table_games=20,
+            save_games=tmp_path / "card",
+            progress=False,
+        )
+    assert not (tmp_path / "card").exists()
+
+
+def test_an_agent_that_crashes_is_one_clear_error_before_any_game(tmp_path):
+    crashing = tmp_path / "crashing.py"
+    crashing.write_text(
+        "from boardgame_envs.agents import Agent\n\n"
+        "class Crashes(Agent):\n"
+        "    def act(self, view):\n"
+        "        raise ZeroDivisionError('division by zero')\n"
+    )
+    with pytest.raises(
+        InvalidConfigError, match="failed its first decision at .*ZeroDivisionError"
+    ):
+        benchmark.run_benchmark(
+            f"{crashing}:Crashes", games=2, large_table_games=20, progress=False
+        )

@@ -352,11 +352,23 @@ def agent_for(agent: str, game: str) -> str:
 
 
 def check_agent(agent: str, tables: Sequence[Table]) -> None:
-    """Build the agent and every reference once for each game, so that a bad spec (or a
-    missing shipped model) fails before the first game."""
-    for game in dict.fromkeys(t.game for t in tables):
-        make_agent(agent_for(agent, game), game)
+    """Build the agent and every reference once for each game, and let the agent make the
+    first decision of every table, so that a bad spec, a missing shipped model or an agent
+    that cannot play a table's size (a network made for 2 players) fails before the first
+    game."""
     for t in tables:
+        spec = agent_for(agent, t.game)
+        state = make_rules(t.game).new_state(t.num_players, seed=SEED)
+        try:
+            make_agent(spec, t.game, seed=SEED).act(state.view(state.current_player))
+        except InvalidConfigError:
+            raise
+        except Exception as error:
+            raise InvalidConfigError(
+                f"agent {spec!r} failed its first decision at {t.game}, {t.num_players} "
+                f"players ({type(error).__name__}: {error}); allowed: an agent that plays "
+                "every table of the benchmark"
+            ) from None
         for ref in t.references:
             make_agent(ref, t.game)
 
