@@ -215,3 +215,19 @@ def test_help_list_and_version_answer_without_the_heavy_imports():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stdout
     assert time.perf_counter() - started < 30  # a generous bound: the point is the imports
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    # `boardgame-envs list | head -1`, its reader gone before anything is written: no
+    # traceback, exit status 1.
+    command = [
+        sys.executable,
+        "-c",
+        "from boardgame_envs.training.cli import main; raise SystemExit(main())",
+        "list",
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 1, stderr
+    assert b"Traceback" not in stderr and b"BrokenPipeError" not in stderr

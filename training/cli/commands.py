@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import TextIO
 
@@ -241,7 +242,16 @@ def _train_expert_iteration(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:
+        # The reader went away (``boardgame-envs list | head``): stop quietly, as other
+        # command-line tools do, with stdout pointed at nothing for the final flush.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["--version"]:
         print(version_text())
         return 0
