@@ -349,6 +349,8 @@ class ISMCTSAgent(Agent):
         self.last_root: _Node | None = None  # the tree of the last decision, for analysis
         #: root=paired: each candidate's mean advantage over the heuristic's move, last decision
         self.last_advantages: dict[int, float] = {}
+        #: the paired comparison of the last decision, where it made one (for soft targets)
+        self.last_paired: PairedEvidence | None = None
         #: verify: the checked choice's mean advantage over the heuristic's move, last check
         self.last_verify_gain = 0.0
         self.py_rng_rollout = random.Random(0)
@@ -361,6 +363,7 @@ class ISMCTSAgent(Agent):
 
     def act(self, view: PlayerView) -> int:
         self.last_root = None  # set again below only where this decision searches a tree
+        self.last_paired = None  # set again below only where it compares moves by pairs
         legal = view.legal_actions()
         if not legal:
             raise InvalidConfigError(f"seat {view.seat} has no legal action in this view")
@@ -502,6 +505,7 @@ class ISMCTSAgent(Agent):
             done += 1
         self.last_iterations = done
         self.last_advantages = {a: sum(g) / done for a, g in zip(candidates, gains)}
+        self.last_paired = PairedEvidence(tuple(candidates), np.asarray(gains), guard, options.z)
         best = max(range(len(candidates)), key=lambda i: sum(gains[i]))
         if sum(gains[best]) / done <= guard or not _above_zero(gains[best], options.z):
             return own
@@ -707,6 +711,39 @@ def _named_phases(
             f"decision phase of {game}; allowed (joined by +): {', '.join(known)}"
         )
     return frozenset(names)
+
+
+@dataclass(frozen=True)
+class PairedEvidence:
+    """What a paired comparison (``root=paired``, ``late``, ``mid``) decided from: the
+    candidates (the heuristic's move first), each one's paired gains over it on every
+    common determinization (``gains[candidate, determinization]``), and the decision rule's
+    ``guard`` and ``z``."""
+
+    candidates: tuple[int, ...]
+    gains: np.ndarray
+    guard: float
+    z: float
+
+    def choice_shares(self, resamples: int, rng: np.random.Generator) -> dict[int, float]:
+        """How often the same decision rule picks each candidate when the determinizations
+        are drawn again from those it saw (a bootstrap of the gains' columns): a soft target
+        that keeps the search's move where its evidence is clear and spreads over the moves
+        it could not tell apart. Candidates never picked are left out."""
+        gains = self.gains
+        count = gains.shape[1]
+        drawn = gains[:, rng.integers(count, size=(resamples, count))]  # [C, B, n]
+        means = drawn.mean(axis=2)
+        best = means.argmax(axis=0)  # the first of equal means, as the search's max does
+        picked = drawn[best, np.arange(resamples)]  # [B, n]
+        mean = picked.mean(axis=1)
+        clear = (mean > self.guard) & (mean > 0)
+        if self.z:
+            spread = picked.std(axis=1, ddof=1) if count > 1 else np.full(resamples, np.inf)
+            clear &= mean > self.z * spread / math.sqrt(count)
+        choices = np.where(clear, best, 0)
+        shares = np.bincount(choices, minlength=len(self.candidates)) / resamples
+        return {a: float(s) for a, s in zip(self.candidates, shares) if s > 0}
 
 
 def _above_zero(samples: list[float], z: float) -> bool:

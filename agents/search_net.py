@@ -40,7 +40,8 @@ The move played is the root action visited most, as in ISMCTS. The agent spec is
 [,incumbent=heuristic|net][,batch=N][,device=...]``
 (the network as for ``net:``; the ismcts options of :mod:`boardgame_envs.agents.search`); its
 defaults per game are :func:`net_search_defaults`. :func:`search_policy_target` turns a decision
-into a training target (the root's visit counts).
+into a training target (the root's visit counts, or the shares of a paired comparison's
+moves over resamples of its determinizations).
 """
 
 from __future__ import annotations
@@ -429,12 +430,24 @@ def _parse_number(name: str, text: str | None, default: float, label: str) -> fl
         ) from None
 
 
-def search_policy_target(agent: ISMCTSAgent, view: PlayerView, action: int) -> np.ndarray:
+#: Bootstrap resamples of a paired comparison's gains behind its soft target.
+PAIRED_RESAMPLES = 64
+
+
+def search_policy_target(
+    agent: ISMCTSAgent,
+    view: PlayerView,
+    action: int,
+    rng: np.random.Generator | None = None,
+) -> np.ndarray:
     """The training target of the decision ``agent.act(view)`` just took, which played
     ``action``: float32[A] summing to 1 over the legal actions of ``view`` (zero on the
     others). Where the decision searched a tree (``agent.last_root``), each root action's
-    share of the root's visits; else (a single legal move, paired comparisons, a phase left
-    to the heuristic) all on ``action``."""
+    share of the root's visits; where it compared moves by paired rollouts
+    (``agent.last_paired``), how often its rule picks each move over resamples of its
+    determinizations (:meth:`~boardgame_envs.agents.search.PairedEvidence.choice_shares`,
+    drawn from ``rng``); else (a single legal move, a phase left to the heuristic) all on
+    ``action``."""
     mask = view.legal_action_mask()
     if not 0 <= action < len(mask) or not mask[action]:
         raise InvalidConfigError(
@@ -450,5 +463,11 @@ def search_policy_target(agent: ISMCTSAgent, view: PlayerView, action: int) -> n
             for a, count in visits.items():
                 target[a] = count / total
             return target
+    paired = agent.last_paired
+    if paired is not None and all(mask[a] for a in paired.candidates):
+        generator = rng if rng is not None else np.random.default_rng(0)
+        for a, share in paired.choice_shares(PAIRED_RESAMPLES, generator).items():
+            target[a] = share
+        return target
     target[action] = 1.0
     return target

@@ -87,6 +87,7 @@ def play_and_label(task: GameTask) -> dict:
             agent.reset(task.seed * 7919 + seat)  # as training.evaluate seeds them
         search = _search(task)
         labels = np.random.default_rng([task.seed, 1])
+        resamples = np.random.default_rng([task.seed, 2])  # a paired comparison's soft target
         rows: dict[str, list] = {"obs": [], "mask": [], "policy": [], "root": []}
         decisions = 0
         while not state.is_terminal():
@@ -100,7 +101,7 @@ def play_and_label(task: GameTask) -> dict:
                     observation, mask = encode_view(view, hint)
                     rows["obs"].append(observation)
                     rows["mask"].append(mask)
-                    rows["policy"].append(_policy_target(task, search, view, searched))
+                    rows["policy"].append(_policy_target(task, search, view, searched, resamples))
                     rows["root"].append(getattr(search, "last_value", math.nan))
                     if task.play == "searched":
                         state.apply(searched)
@@ -134,8 +135,11 @@ def _search(task: GameTask):
     return search
 
 
-def _policy_target(task: GameTask, search, view, searched: int) -> np.ndarray:
-    """The search's own distribution (``visits``: the root's visit shares, the improved
+def _policy_target(
+    task: GameTask, search, view, searched: int, rng: np.random.Generator
+) -> np.ndarray:
+    """The search's own distribution (``visits``: the root's visit shares, or the shares of
+    its moves over resamples of a paired comparison, the improved
     policy of a search that gives one as ``gumbel`` does, or a policy's move distribution
     where the labeller is a policy that gives one, as a PPO teacher does), or its move
     alone."""
@@ -146,7 +150,7 @@ def _policy_target(task: GameTask, search, view, searched: int) -> np.ndarray:
     if task.target == "visits" and improved is not None:
         return improved
     if task.target == "visits" and isinstance(search, ISMCTSAgent):
-        return search_policy_target(search, view, searched)
+        return search_policy_target(search, view, searched, rng)
     if task.target == "visits" and hasattr(search, "move_distribution"):
         return search.move_distribution(view)
     target = np.zeros(len(view.legal_action_mask()), dtype=np.float32)

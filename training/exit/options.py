@@ -53,8 +53,10 @@ class Args:
     """at a labelled decision, play the searched move (searched) or the network's own
     (net) (None: the game's recipe)"""
     target: str | None = None
-    """the policy's target at a labelled decision: the search's root visit shares (visits;
-    its move alone where it searched no tree) or the move it chose (move: where a check such
+    """the policy's target at a labelled decision: the search's own distribution (visits:
+    its root visit shares, the improved policy of gumbel, or, where it compared moves by
+    paired rollouts, how often its rule picks each move over resamples of those rollouts;
+    its move alone where it did neither) or the move it chose (move: where a check such
     as verify or guard overrules the tree) (None: the game's recipe)"""
     opponent: str | None = None
     """the other seats, drawn per seat and game from a weighted mix of heuristic, random,
