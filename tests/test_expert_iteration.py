@@ -216,6 +216,18 @@ def test_a_run_starts_from_the_heuristics_moves_or_from_a_network(tmp_path):
     assert saved["hidden"] == 16  # the shape of the network it started from
 
 
+def test_a_run_from_a_given_network_evaluates_it_first(tmp_path):
+    warm = exit_.main(tiny(tmp_path, run_name="warm", iterations=1, imitation_games=2))
+    args = tiny(tmp_path, run_name="init", iterations=2, init=str(warm), eval_every=2)
+    init = exit_.main(args)
+    rows = list(csv.DictReader((init / "eval.csv").open()))
+    assert [int(r["iteration"]) for r in rows] == [0, 2]  # the curve starts where it began
+    assert int(rows[0]["samples"]) == 0
+    # It is the given network, on the same deals as that run's own last evaluation.
+    last = list(csv.DictReader((warm / "eval.csv").open()))[-1]
+    assert rows[0]["win_share"] == last["win_share"] and rows[0]["games"] == "0"
+
+
 def test_a_run_can_start_from_a_ppo_policys_moves(tmp_path, capsys):
     args = tiny(tmp_path, "wasabi", iterations=1, games_per_iteration=1, imitation_games=1)
     run_dir = exit_.main(dataclasses.replace(args, imitate="ppo:wasabi", hint="heuristic"))

@@ -2,8 +2,8 @@
 
 Before the first iteration, the warm start (iteration 0): the network learns the moves of a
 teacher (``--imitate``: the heuristic, or e.g. a PPO policy's move distributions) in
-``imitation_games`` of its games against heuristics; ``--iterations 0`` stops there. Then
-each iteration:
+``imitation_games`` of its games against heuristics; ``--iterations 0`` stops there. A
+network given by ``--init`` takes its place: iteration 0 evaluates it. Then each iteration:
 
 1. **Play and label.** ``games_per_iteration`` games are dealt (seeded, the learner's seat
    rotated). The learner's seat is played by the current network (``net:``, sampling from
@@ -212,6 +212,12 @@ def main(args: Args) -> Path:
             if args.eval_every or args.iterations == 0:
                 for row in evaluate_and_log(run_dir, net_path, args, run, writer):
                     bar.write(f"warm start: {_eval_text(row)}")
+            save_iteration(run_dir, net_path, net, optimizer, window, run)
+        elif not checkpoint and args.init and (args.eval_every or args.iterations == 0):
+            # Iteration 0 of a network given by --init: where its learning curve starts.
+            net_path = save_network(run_dir, net, run)
+            for row in evaluate_and_log(run_dir, net_path, args, run, writer):
+                bar.write(f"start: {_eval_text(row)}")
             save_iteration(run_dir, net_path, net, optimizer, window, run)
         for iteration in range(run.iteration + 1, args.iterations + 1):
             cpu_start, wall_start = cpu_seconds_used(), time.perf_counter()
