@@ -39,7 +39,8 @@ BASE_RECIPE = dict(
     value_mix=0.0,
 )
 # Tahiti and Wasabi!: the network learns the shipped PPO policy's move distributions in
-# 2,000 of its games (--imitate), and that is the recipe (iterations=0): it then beats the
+# 2,000 of its games (--imitate), and that is Tahiti's recipe (iterations=0; Wasabi!'s
+# goes on with the Gumbel search, agents/games/wasabi/recipes.py): it then beats the
 # heuristic by as much as the policy does (Wasabi! 0.639, the policy 0.643, the same 2,000
 # deals), where the networks the search's labels taught stayed at the heuristic's level
 # (0.50-0.51). Iterations after it (the search guided by the network, small steps) lowered
