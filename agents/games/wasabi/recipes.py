@@ -19,9 +19,10 @@ PPO_PLANES = dict(channels=16, depth=1, broadcast=16)
 # passes), then 9 iterations of the Gumbel root search guided by the network being trained,
 # every decision labelled with its soft targets and the value learning half the search's
 # root value. Without the hint, the search's labels left the network far below the
-# heuristic (0.04 after 5 iterations; 400 deals). The distillation alone read 0.635 and the
+# heuristic (0.04 after 5 iterations; 400 deals). The distilled network read 0.635 and the
 # recipe's network 0.681 against the heuristic on the same 2,000 fresh duplicate deals; the
-# plain search's labels after the distillation lowered it (0.612). 22-25 CPU-minutes.
+# tree search's one-hot labels after the distillation lowered it (0.612 with the network as
+# its prior). 22-25 CPU-minutes.
 EXIT_RECIPE = dict(
     BASE_RECIPE | PPO_DISTILLED,
     imitate="ppo:wasabi",
