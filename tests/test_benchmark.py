@@ -314,7 +314,8 @@ def test_the_shipped_reference_models_are_the_benchmark_s():
 def test_a_changed_reference_model_is_refused_before_any_game(monkeypatch, tmp_path):
     spec = next(iter(benchmark.REFERENCE_MODELS))
     monkeypatch.setitem(benchmark.REFERENCE_MODELS, spec, "0" * 64)
-    with pytest.raises(InvalidConfigError, match=f"the reference {spec} of benchmark {benchmark.BENCHMARK_VERSION} is another"):
+    refused = f"the reference {spec} of benchmark {benchmark.BENCHMARK_VERSION} is another"
+    with pytest.raises(InvalidConfigError, match=refused):
         benchmark.run_benchmark("random", save_games=tmp_path / "card", progress=False)
     assert not (tmp_path / "card").exists()
 
