@@ -347,6 +347,8 @@ class ISMCTSAgent(Agent):
         self.last_iterations = 0  # iterations of the last decision (for reports and tests)
         self.root_moves: set[int] | None = None
         self.last_root: _Node | None = None  # the tree of the last decision, for analysis
+        #: the tree's own choice (its most visited move) before ``guard`` or ``verify``
+        self.last_tree_choice: int | None = None
         #: root=paired: each candidate's mean advantage over the heuristic's move, last decision
         self.last_advantages: dict[int, float] = {}
         #: the paired comparison of the last decision, where it made one (for soft targets)
@@ -364,6 +366,7 @@ class ISMCTSAgent(Agent):
     def act(self, view: PlayerView) -> int:
         self.last_root = None  # set again below only where this decision searches a tree
         self.last_paired = None  # set again below only where it compares moves by pairs
+        self.last_tree_choice = None
         legal = view.legal_actions()
         if not legal:
             raise InvalidConfigError(f"seat {view.seat} has no legal action in this view")
@@ -392,6 +395,7 @@ class ISMCTSAgent(Agent):
         self.last_iterations = self._grow(root, view, sample_rng, options.iterations, deadline)
         self.last_root = root
         choice = max(legal, key=lambda a: _rank(root.children.get(a)))
+        self.last_tree_choice = choice
         if not (options.guard or options.verify):
             return choice
         own = self._incumbent(view)

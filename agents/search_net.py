@@ -443,7 +443,9 @@ def search_policy_target(
     """The training target of the decision ``agent.act(view)`` just took, which played
     ``action``: float32[A] summing to 1 over the legal actions of ``view`` (zero on the
     others). Where the decision searched a tree (``agent.last_root``), each root action's
-    share of the root's visits; where it compared moves by paired rollouts
+    share of the root's visits, if the tree's choice is the move played (where ``guard`` or
+    ``verify`` overruled it, the visits do not describe the decision, and the target is the
+    move played); where it compared moves by paired rollouts
     (``agent.last_paired``), how often its rule picks each move over resamples of its
     determinizations (:meth:`~boardgame_envs.agents.search.PairedEvidence.choice_shares`,
     drawn from ``rng``); else (a single legal move, a phase left to the heuristic) all on
@@ -456,7 +458,8 @@ def search_policy_target(
         )
     target = np.zeros(len(mask), dtype=np.float32)
     root = agent.last_root
-    if root is not None and root.mover == view.seat and root.children:
+    overruled = agent.last_tree_choice != action
+    if root is not None and root.mover == view.seat and root.children and not overruled:
         visits = {a: child.visits for a, child in root.children.items() if mask[a]}
         total = sum(visits.values())
         if total > 0 and len(visits) == len(root.children):

@@ -349,6 +349,28 @@ def test_search_policy_target_is_a_distribution_over_the_legal_moves(game, net_f
         search_policy_target(agent, view, int(np.flatnonzero(~mask)[0]))
 
 
+def test_search_policy_target_is_the_move_played_where_the_check_overrules_the_tree():
+    """A verified search plays the heuristic's move unless the tree's choice beats it over
+    paired games; where it does not, the tree's visits do not describe the decision."""
+    searcher = make_agent("ismcts:iterations=24,depth=4,verify=4,guard=0,z=1", "tahiti", seed=5)
+    overruled = followed = 0
+    for state in positions("tahiti", 2, seed=8, every=1, limit=60):
+        view = state.view(state.current_player)
+        action = searcher.act(view)
+        if searcher.last_root is None:
+            continue
+        target = search_policy_target(searcher, view, action)
+        if searcher.last_tree_choice != action:
+            assert target[action] == 1.0
+            overruled += 1
+        else:
+            visits = searcher.last_root.children[action].visits
+            assert target[action] == pytest.approx(visits / searcher.last_iterations)
+            assert target[action] == target.max()
+            followed += 1
+    assert overruled and followed
+
+
 def test_net_search_defaults_add_the_network_to_the_games_search_defaults(net_files):
     agent = make_agent(f"ismcts-net:{net_files['tahiti', 2]}", "tahiti")
     assert isinstance(agent, NetSearchAgent)
