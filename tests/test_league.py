@@ -92,8 +92,22 @@ def test_default_agents_cover_every_kind_the_game_has(monkeypatch):
     assert [spec for spec in with_model if spec.startswith("ismcts:")] == list(league.SEARCH_SPECS)
     for game in GAMES:  # every game ships a policy
         assert league.shipped_model(game) is not None, game
-    monkeypatch.setattr(league, "shipped_model", lambda game: None)  # a game without one
+    monkeypatch.setattr(league, "shipped_model", lambda game, n=2: None)  # a game without one
     assert not any(spec.startswith("ppo:") for spec in league.default_agents("tahiti"))
+
+
+def test_a_table_gets_the_policy_fine_tuned_for_its_size_where_there_is_one(monkeypatch):
+    import boardgame_envs.agents.ppo as ppo
+
+    shipped = {"wasabi": "two.zip", "wasabi@4p": "four.zip", "tahiti": "t.zip"}
+    monkeypatch.setattr(ppo, "shipped_models", lambda: shipped)
+    assert league.shipped_model("wasabi", 4) == "ppo:wasabi@4p"
+    assert league.shipped_model("wasabi", 3) == "ppo:wasabi"  # the 2-player one plays any table
+    assert league.shipped_model("tahiti", 4) == "ppo:tahiti"
+    assert league.shipped_model("cornucopia", 2) is None
+    assert "ppo:wasabi@4p" in league.default_agents("wasabi", table_sizes=(4,))
+    both = league.default_agents("wasabi", table_sizes=(2, 4))  # one policy for every size
+    assert [spec for spec in both if spec.startswith("ppo:")] == ["ppo:wasabi"]
 
 
 def test_default_agents_include_the_shipped_network_alone_and_guiding_the_search(monkeypatch):

@@ -55,11 +55,17 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository (training/evaluatio
 SEARCH_SPECS = ("ismcts:iterations=10,seconds=0", "ismcts:seconds=0")
 
 
-def shipped_model(game: str) -> str | None:
-    """The agent spec of ``game``'s shipped 2-player policy (``ppo:<game>``), if it has one."""
+def shipped_model(game: str, num_players: int = 2) -> str | None:
+    """The agent spec of ``game``'s shipped policy for ``num_players``: the one fine-tuned
+    at that size (``ppo:<game>@<n>p``) where there is one, else the 2-player one
+    (``ppo:<game>``, which plays any table), else None."""
     from boardgame_envs.agents.ppo import shipped_models
 
-    return f"ppo:{game}" if game in shipped_models() else None
+    shipped = shipped_models()
+    for name in (f"{game}@{num_players}p", game):
+        if name in shipped:
+            return f"ppo:{name}"
+    return None
 
 
 def shipped_net_agents(game: str, num_players: int = 2) -> list[str]:
@@ -79,16 +85,18 @@ def default_agents(
     game: str, search_specs: Sequence[str] = SEARCH_SPECS, table_sizes: Sequence[int] = (2,)
 ) -> list[str]:
     """Every agent the game has at ``table_sizes``: random, heuristic, its shipped PPO
-    policy (if any), the search agent at the given budgets (by default a small one and the
-    game's default), and the shipped network alone and guiding the search where one is
-    shipped for the table size (a league over several sizes has no network: each reads
-    one)."""
+    policy (if any; the one fine-tuned for the table size where there is one), the search
+    agent at the given budgets (by default a small one and the game's default), and the
+    shipped network alone and guiding the search where one is shipped for the table size
+    (a league over several sizes has the 2-player policy and no network: each reads one
+    size)."""
     agents = ["random", "heuristic"] if has_heuristic(game) else ["random"]
-    model = shipped_model(game)
+    sizes = set(table_sizes)
+    size = sizes.pop() if len(sizes) == 1 else None
+    model = shipped_model(game, size or 2)
     if model is not None:
         agents.append(model)
-    sizes = set(table_sizes)
-    nets = shipped_net_agents(game, sizes.pop()) if len(sizes) == 1 else []
+    nets = shipped_net_agents(game, size) if size is not None else []
     return agents + nets[:1] + list(search_specs) + nets[1:]
 
 
