@@ -30,7 +30,7 @@ docs/reporting-results.md and are never used to tune anything.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -85,16 +85,21 @@ POOL: dict[tuple[str, int], dict[str, tuple[float, float]]] = {
 #: the same name is another reference, and makes another version (see
 #: :func:`check_reference_models`).
 REFERENCE_MODELS: dict[str, str] = DEFINITION["reference_models"]
+
+
+def _left_out(game: str, n: int, refs: Iterable[str]) -> list[str]:
+    """What a larger table's pool leaves out, and why: the 2-player policy or network where
+    none is shipped for its size."""
+    missing = [kind for kind in ("ppo", "net") if not any(s.startswith(f"{kind}:") for s in refs)]
+    if not missing:
+        return []
+    things = {("ppo",): "policy", ("net",): "network", ("ppo", "net"): "policy or network"}
+    names = " and ".join(f"{kind}:{game}" for kind in missing)
+    return [f"{names} (no {things[tuple(missing)]} shipped for {n} players)"]
+
+
 #: What each larger table leaves out, and why (said on the card).
-LEFT_OUT = {
-    (game, n): [
-        f"ppo:{game} and net:{game} (no policy or network shipped for {n} players)"
-        if not any(spec.startswith("net:") for spec in refs)
-        else f"ppo:{game} (no policy shipped for {n} players)"
-    ]
-    for (game, n), refs in POOL.items()
-    if n > 2
-}
+LEFT_OUT = {(game, n): _left_out(game, n, refs) for (game, n), refs in POOL.items() if n > 2}
 
 CARD_FORMAT = "boardgame-envs-card/1"
 CARD_JSON, CARD_MD = "card.json", "card.md"
