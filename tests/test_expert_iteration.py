@@ -340,6 +340,23 @@ def test_args_check_values_and_resume_needs_a_run(tmp_path):
     ] == ("ismcts:seconds=0")
 
 
+def test_a_recipe_imitates_the_policy_fine_tuned_for_the_table_where_one_is_shipped(
+    monkeypatch,
+):
+    import boardgame_envs.agents.ppo as ppo
+
+    shipped = {"tahiti": "two.zip", "tahiti@4p": "four.zip", "wasabi": "w.zip"}
+    monkeypatch.setattr(ppo, "shipped_models", lambda: shipped)
+    assert exit_.policy_for_table("ppo:tahiti", "tahiti", 4) == "ppo:tahiti@4p"
+    assert exit_.policy_for_table("ppo:tahiti", "tahiti", 2) == "ppo:tahiti"
+    assert exit_.policy_for_table("ppo:wasabi", "wasabi", 4) == "ppo:wasabi"  # none at 4
+    assert exit_.policy_for_table("heuristic", "tahiti", 4) == "heuristic"
+    recipe_teacher = exit_.with_recipe(exit_.Args(game="tahiti", num_players=4)).imitate
+    assert recipe_teacher == "ppo:tahiti@4p"
+    given = exit_.with_recipe(exit_.Args(game="tahiti", num_players=4, imitate="ppo:tahiti"))
+    assert given.imitate == "ppo:tahiti"  # a teacher given is used as given
+
+
 def test_train_keeps_ppo_as_its_default_algorithm(capsys):
     # --algo ppo (or none) reaches MaskablePPO's own options and checks.
     assert cli.main(["train", *ON_A_GAME, "--algo", "ppo", "--timesteps", "0"]) == 2

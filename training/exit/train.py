@@ -159,7 +159,20 @@ def with_recipe(args: Args) -> Args:
     ``EXIT_RECIPE``: :func:`boardgame_envs.training.exit.recipes.exit_recipe`)."""
     recipe = exit_recipe(args.game)
     unset = {name: recipe[name] for name in RECIPE_FIELDS if getattr(args, name) is None}
+    if "imitate" in unset:
+        unset["imitate"] = policy_for_table(unset["imitate"], args.game, args.num_players)
     return dataclasses.replace(args, **unset)
+
+
+def policy_for_table(teacher: str, game: str, num_players: int) -> str:
+    """A recipe's teacher at ``num_players``: its shipped policy ``ppo:<game>`` becomes the
+    one fine-tuned for that table size (``ppo:<game>@<n>p``) where one is shipped."""
+    from boardgame_envs.agents.ppo import shipped_models
+
+    own = f"{game}@{num_players}p"
+    if teacher == f"ppo:{game}" and own in shipped_models():
+        return f"ppo:{own}"
+    return teacher
 
 
 # -- the loop ------------------------------------------------------------------------------
