@@ -242,6 +242,35 @@ def test_the_leaderboard_page_and_the_readme_block(tmp_path):
     assert "| factors_multiples | 2 | heuristic (" in block
 
 
+def test_the_leaderboard_remakes_one_table_size_alone(tmp_path):
+    from boardgame_envs.training.evaluation import leaderboard
+
+    assert leaderboard.table_sizes("tahiti") == [2, 4]
+    assert leaderboard.table_sizes("tahiti", "largest") == [4]
+    assert leaderboard.table_sizes("tahiti", "two") == [2]
+    assert leaderboard.table_sizes("carcassonne_castle", "largest") == [2]  # a 2-player game
+    page = leaderboard.main(
+        leaderboard.Args(
+            games="factors_multiples",
+            tables="largest",
+            agents="heuristic,random",
+            large_table_games=2,
+            workers=1,
+            out=str(tmp_path / "part"),
+            progress=False,
+            checkpoints="",
+        )
+    )
+    text = page.read_text()
+    assert "### 5 players (2 games per pairing)" in text and "### 2 players" not in text
+    with pytest.raises(
+        InvalidConfigError, match="--tables '3' is not allowed; allowed: all, two, largest"
+    ):
+        leaderboard.Args(games="tahiti", tables="3")
+    with pytest.raises(InvalidConfigError, match="give --publish without --tables"):
+        leaderboard.Args(tables="largest", publish=True)
+
+
 def test_the_leaderboard_keeps_finished_pairings_while_the_code_that_plays_is_the_same(
     tmp_path, monkeypatch
 ):

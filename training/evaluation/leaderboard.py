@@ -70,12 +70,17 @@ DEFAULT_OUT = "leaderboard"
 #: Where --publish writes: the project's docs and README (from the repository's root).
 PUBLISHED_PAGE_FOLDER = "docs"
 PUBLISHED_README = "README.md"
+#: --tables: which table sizes of each game are played.
+TABLES = ("all", "two", "largest")
 
 
 @dataclass
 class Args:
     games: str = "all"
     """comma-separated game ids, or "all" """
+    tables: str = "all"
+    """which tables of each game: all (two players and the largest), two or largest (to
+    remake one table when only its agents changed)"""
     agents: str = ""
     """agent specs for every league ("" = random, heuristic, the game's shipped ppo policy and
     network if any, --search, and ismcts-net with the shipped network)"""
@@ -121,13 +126,21 @@ class Args:
                 "seed": at_least(0),
                 "workers": at_least(1),
                 "backend": one_of(*BACKENDS),
+                "tables": one_of(*TABLES),
             },
         )
         games = self.game_list()
         if self.duplicate:
-            check_duplicate_games(self.two_player_games, [2], "--two-player-games")
-            largest = sorted({max(table_sizes(game)) for game in games} - {2})
+            sizes = {n for game in games for n in table_sizes(game, self.tables)}
+            if 2 in sizes:
+                check_duplicate_games(self.two_player_games, [2], "--two-player-games")
+            largest = sorted(sizes - {2})
             check_duplicate_games(self.large_table_games, largest, "--large-table-games")
+        if self.publish and self.tables != "all":
+            raise InvalidConfigError(
+                f"--publish writes the whole page, and --tables {self.tables} makes a part of "
+                "it; give --publish without --tables, or --out for the part"
+            )
         if self.publish:
             if self.out != DEFAULT_OUT or self.readme:
                 raise InvalidConfigError(
@@ -151,9 +164,14 @@ class Args:
         return names
 
 
-def table_sizes(game: str) -> list[int]:
+def table_sizes(game: str, tables: str = "all") -> list[int]:
+    """The table sizes of ``game``'s leaderboard: two players (or its fewest) and its
+    largest; ``tables`` keeps one of them (``two``, ``largest``) or both (``all``)."""
     rules = make_rules(game)
-    return sorted({2 if rules.min_players <= 2 else rules.min_players, rules.max_players})
+    two = 2 if rules.min_players <= 2 else rules.min_players
+    return {"all": sorted({two, rules.max_players}), "two": [two], "largest": [rules.max_players]}[
+        tables
+    ]
 
 
 def ratings_table(tournament: Tournament) -> str:
@@ -291,7 +309,7 @@ def league_agents(args: Args) -> dict[tuple[str, int], list[str]]:
     spec one of the games cannot seat fails before the first game of any."""
     agents = {}
     for game in args.game_list():
-        for n in table_sizes(game):
+        for n in table_sizes(game, args.tables):
             specs = split_agent_specs(args.agents) or default_agents(
                 game, split_agent_specs(args.search), (n,)
             )
@@ -311,7 +329,7 @@ def main(args: Args) -> Path:
     staging = figures.with_name(figures.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     for game in args.game_list():
-        sizes = table_sizes(game)
+        sizes = table_sizes(game, args.tables)
         games = {n: args.two_player_games if n == 2 else args.large_table_games for n in sizes}
         leagues[game] = {}
         kept = kept_pairings(args.checkpoints, game)
