@@ -22,7 +22,7 @@ replays those records on the engines, recomputes the card from them and reports 
 record, score or card entry that differs.
 
 The pool, the seed set, the frozen ratings and the default game counts are the benchmark's
-definition, data in benchmark_v2.json beside this module: a change to any of them, to the
+definition, data in benchmark_v3.json beside this module: a change to any of them, to the
 engines or to the reference agents makes a new BENCHMARK_VERSION. They are published in
 docs/reporting-results.md and are never used to tune anything.
 """
@@ -62,7 +62,7 @@ from boardgame_envs.training.parallel import BACKENDS, WorkerError, check_backen
 #: The benchmark's definition, as published: its version, the seed set, the default game
 #: counts and the reference pool with the references' frozen ratings (data, one file a
 #: version).
-DEFINITION = json.loads((Path(__file__).parent / "benchmark_v2.json").read_text())
+DEFINITION = json.loads((Path(__file__).parent / "benchmark_v3.json").read_text())
 #: The benchmark's version: any change to the pool, the seed set, the frozen ratings, the
 #: default game counts, the engines or the reference agents makes a new one.
 BENCHMARK_VERSION: str = DEFINITION["benchmark_version"]
