@@ -32,7 +32,7 @@ pytest.importorskip("sb3_contrib")
 #: The game every command line here names (no command has a default game).
 ON_A_GAME = ("factors_multiples",)
 
-SHIPPED = {*GAMES, "factors_multiples@3p", "tahiti@3p"}
+SHIPPED = {*GAMES, "factors_multiples@3p", "tahiti@3p", "tahiti@4p"}
 
 
 def tiny_args(tmp_path: Path, **overrides) -> train_ppo.Args:
