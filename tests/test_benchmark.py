@@ -347,3 +347,17 @@ def test_an_agent_that_crashes_is_one_clear_error_before_any_game(tmp_path):
         benchmark.run_benchmark(
             f"{crashing}:Crashes", games=2, large_table_games=20, progress=False
         )
+
+
+def test_a_larger_table_leaves_out_only_what_its_pool_lacks():
+    left_out = benchmark._left_out
+    assert left_out("tahiti", 4, ["random", "ppo:tahiti@4p", "net:tahiti@4p"]) == []
+    assert left_out("wasabi", 4, ["random", "net:wasabi@4p"]) == [
+        "ppo:wasabi (no policy shipped for 4 players)"
+    ]
+    assert left_out("tahiti", 4, ["random", "ppo:tahiti@4p"]) == [
+        "net:tahiti (no network shipped for 4 players)"
+    ]
+    assert left_out("cornucopia", 5, ["random", "heuristic"]) == [
+        "ppo:cornucopia and net:cornucopia (no policy or network shipped for 5 players)"
+    ]
