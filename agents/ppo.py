@@ -247,6 +247,14 @@ def shipped_models() -> dict[str, Path]:
     return dict(sorted(found.items()))
 
 
+def shipped_policy_for(game: str, num_players: int = 2) -> str | None:
+    """The name of ``game``'s shipped policy for a table of ``num_players``: the one
+    fine-tuned at that size (``<game>@<n>p``) where there is one, else the 2-player one
+    (``<game>``, which plays any table), else None."""
+    shipped = shipped_models()
+    return next((name for name in (f"{game}@{num_players}p", game) if name in shipped), None)
+
+
 def shipped_file_name(game: str, num_players: int = 2) -> str:
     """The file name of the policy shipped as ``<game>`` (2 players) or ``<game>@<n>p``."""
     return f"{game}_ppo.zip" if num_players == 2 else f"{game}_{num_players}p_ppo.zip"

@@ -56,16 +56,12 @@ SEARCH_SPECS = ("ismcts:iterations=10,seconds=0", "ismcts:seconds=0")
 
 
 def shipped_model(game: str, num_players: int = 2) -> str | None:
-    """The agent spec of ``game``'s shipped policy for ``num_players``: the one fine-tuned
-    at that size (``ppo:<game>@<n>p``) where there is one, else the 2-player one
-    (``ppo:<game>``, which plays any table), else None."""
-    from boardgame_envs.agents.ppo import shipped_models
+    """The agent spec of ``game``'s shipped policy for ``num_players`` (``ppo:<game>@<n>p``
+    or ``ppo:<game>``; :func:`boardgame_envs.agents.ppo.shipped_policy_for`), or None."""
+    from boardgame_envs.agents.ppo import shipped_policy_for
 
-    shipped = shipped_models()
-    for name in (f"{game}@{num_players}p", game):
-        if name in shipped:
-            return f"ppo:{name}"
-    return None
+    name = shipped_policy_for(game, num_players)
+    return f"ppo:{name}" if name is not None else None
 
 
 def shipped_net_agents(game: str, num_players: int = 2) -> list[str]:

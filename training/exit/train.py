@@ -167,12 +167,11 @@ def with_recipe(args: Args) -> Args:
 def policy_for_table(teacher: str, game: str, num_players: int) -> str:
     """A recipe's teacher at ``num_players``: its shipped policy ``ppo:<game>`` becomes the
     one fine-tuned for that table size (``ppo:<game>@<n>p``) where one is shipped."""
-    from boardgame_envs.agents.ppo import shipped_models
+    from boardgame_envs.agents.ppo import shipped_policy_for
 
-    own = f"{game}@{num_players}p"
-    if teacher == f"ppo:{game}" and own in shipped_models():
-        return f"ppo:{own}"
-    return teacher
+    if teacher != f"ppo:{game}":
+        return teacher
+    return f"ppo:{shipped_policy_for(game, num_players) or game}"
 
 
 # -- the loop ------------------------------------------------------------------------------
