@@ -169,9 +169,11 @@ def table_sizes(game: str, tables: str = "all") -> list[int]:
     largest; ``tables`` keeps one of them (``two``, ``largest``) or both (``all``)."""
     rules = make_rules(game)
     two = 2 if rules.min_players <= 2 else rules.min_players
-    return {"all": sorted({two, rules.max_players}), "two": [two], "largest": [rules.max_players]}[
-        tables
-    ]
+    if tables == "two":
+        return [two]
+    if tables == "largest":
+        return [rules.max_players]
+    return sorted({two, rules.max_players})
 
 
 def ratings_table(tournament: Tournament) -> str:
